@@ -1,0 +1,82 @@
+/** `netpolicy`: dispatches to one command module; each command is loaded only when used. */
+import { EXIT, UsageError, type Io } from './io';
+import type { Command } from './command';
+
+const commands: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
+  check: { summary: 'Validate and lint policy files (text, JSON or SARIF output)', load: () => import('./commands/check') },
+  explain: { summary: 'Explain a job trace against a policy: what was denied, why, and the smallest fix', load: () => import('./commands/explain') },
+  suggest: { summary: 'Write a least-privilege policy from one or more traces', load: () => import('./commands/suggest') },
+  test: { summary: 'Run policy test files (accesses with expected verdicts)', load: () => import('./commands/test') },
+  diff: { summary: 'List accesses whose verdict changes between two policies', load: () => import('./commands/diff') },
+  fetch: { summary: 'Download a job SBOM or trace, or an artifact record, from the service', load: () => import('./commands/fetch') },
+  serve: { summary: 'Run a local implementation of the service over a directory of records', load: () => import('./commands/serve') },
+};
+
+export const VERSION = '0.1.0';
+
+function help(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return [
+    'netpolicy: network egress policies of CI jobs',
+    '',
+    'Usage: netpolicy <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `netpolicy <command> --help` for the options of a command.',
+    '',
+    'Exit codes: 0 ok; 1 problems found; 2 usage error or unreadable/invalid input; 3 authentication',
+    'failed; 4 not found; 5 job not terminal; 6 service unavailable; 7 other API failure.',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(help());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    io.stderr.write(`netpolicy: unknown command \`${name}\`. Commands: ${Object.keys(commands).join(', ')}.\n`);
+    return EXIT.usage;
+  }
+  const { command } = await entry.load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`netpolicy ${name}: ${error.message}\n`);
+      if (error.exitCode === EXIT.usage && /option|argument/i.test(error.message)) {
+        io.stderr.write(`Run \`netpolicy ${name} --help\` for usage.\n`);
+      }
+      return error.exitCode;
+    }
+    io.stderr.write(`netpolicy ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT.internal;
+  }
+}
+
+const isEntry = typeof process !== 'undefined' && process.argv[1] !== undefined && /netpolicy(\.js)?$/.test(process.argv[1]);
+if (isEntry) {
+  const io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`netpolicy: ${(error as Error)?.stack ?? error}\n`);
+      process.exitCode = EXIT.internal;
+    },
+  );
+}

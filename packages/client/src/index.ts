@@ -1,0 +1,2 @@
+// @netpolicy/client: filled in by the client work.
+export {};

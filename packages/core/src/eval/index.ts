@@ -1,0 +1,2 @@
+// Filled in by the eval work; see ARCHITECTURE.md.
+export {};

@@ -1,0 +1,49 @@
+/**
+ * Host patterns (interface.md): `^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$`, checked by a scan.
+ * `*.example.com` matches one or more labels before `example.com`, never `example.com` itself.
+ */
+
+function isAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+export function isHostPattern(text: string): boolean {
+  if (typeof text !== 'string') return false;
+  const body = text.startsWith('*.') ? text.slice(2) : text;
+  if (body.length === 0) return false;
+  if (!isAlnum(body.charCodeAt(0)) || !isAlnum(body.charCodeAt(body.length - 1))) return false;
+  for (let i = 1; i < body.length - 1; i++) {
+    const c = body.charCodeAt(i);
+    if (!isAlnum(c) && c !== 46 && c !== 45) return false;
+  }
+  return true;
+}
+
+/** Why a valid host pattern can never match a real host name (undefined when it can). */
+export function unmatchableHostProblem(pattern: string): string | undefined {
+  const body = pattern.startsWith('*.') ? pattern.slice(2) : pattern;
+  if (body.length > 253) return 'a host name is at most 253 characters';
+  for (const label of body.split('.')) {
+    if (label.length === 0) return 'it has an empty label (`..`)';
+    if (label.length > 63) return `label \`${label.slice(0, 20)}…\` is longer than 63 characters`;
+    if (label.startsWith('-') || label.endsWith('-')) return `label \`${label}\` starts or ends with \`-\``;
+  }
+  return undefined;
+}
+
+/** Normalises an observed host name: lower case, one trailing dot removed. */
+export function normaliseHost(host: string): string {
+  const h = host.endsWith('.') ? host.slice(0, -1) : host;
+  return h.toLowerCase();
+}
+
+/** Does host pattern `pattern` match host name `host`? */
+export function matchHostPattern(pattern: string, host: string): boolean {
+  const h = normaliseHost(host);
+  const p = pattern.toLowerCase();
+  if (p.startsWith('*.')) {
+    const rest = p.slice(1); // ".example.com"
+    return h.length > rest.length && h.endsWith(rest);
+  }
+  return h === p;
+}

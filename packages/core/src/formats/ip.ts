@@ -1,0 +1,165 @@
+/**
+ * The address formats of decisions.md D3, `ipv4-or-prefix` and `ip-or-prefix`.
+ * Hand-written scanning (no regular expressions) so that hostile input costs linear time;
+ * IPv6 text is checked by ipaddr.js after the character rules D3 adds.
+ */
+import ipaddr from 'ipaddr.js';
+
+export interface ParsedCidr {
+  version: 4 | 6;
+  /** Address bytes (4 or 16), network byte order. */
+  bytes: number[];
+  /** Prefix length; a plain address has the full length (32 or 128) and `explicitPrefix` false. */
+  prefix: number;
+  explicitPrefix: boolean;
+}
+
+const MAX_ADDRESS_TEXT = 64;
+
+/** Why `text` is not an IPv4 address (undefined when it is one). */
+function ipv4AddressProblem(text: string): string | undefined {
+  if (text.length === 0) return 'the address is empty';
+  if (text.length > 15) return 'an IPv4 address has four decimal octets separated by dots';
+  const parts = text.split('.');
+  if (parts.length !== 4) return `an IPv4 address has four decimal octets, \`${text}\` has ${parts.length}`;
+  for (const part of parts) {
+    if (part.length === 0) return 'an octet is empty';
+    for (let i = 0; i < part.length; i++) {
+      const c = part.charCodeAt(i);
+      if (c < 48 || c > 57) return `octet \`${part}\` is not a decimal number`;
+    }
+    if (part.length > 1 && part[0] === '0') return `octet \`${part}\` has a leading zero (ambiguous: octal in some tools)`;
+    if (Number(part) > 255) return `octet ${part} is greater than 255`;
+  }
+  return undefined;
+}
+
+function prefixProblem(text: string, max: number): string | undefined {
+  if (text.length === 0) return 'the prefix length after `/` is empty';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return `prefix length \`${text}\` is not a decimal number`;
+  }
+  if (text.length > 1 && text[0] === '0') return `prefix length \`${text}\` has a leading zero`;
+  if (text.length > 3 || Number(text) > max) return `prefix length ${text} is greater than ${max}`;
+  return undefined;
+}
+
+function ipv6AddressProblem(text: string): string | undefined {
+  if (text.length > MAX_ADDRESS_TEXT) return 'the text is too long for an IPv6 address';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '%') return 'a zone index (`%...`) is not allowed';
+    if (c === '[' || c === ']') return 'brackets are not allowed around an address';
+    const code = text.charCodeAt(i);
+    const ok = (code >= 48 && code <= 58) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102) || c === '.';
+    if (!ok) return `character \`${c}\` cannot appear in an IPv6 address`;
+  }
+  const lastColon = text.lastIndexOf(':');
+  const tail = text.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    const problem = ipv4AddressProblem(tail);
+    if (problem) return `the embedded IPv4 part: ${problem}`;
+  }
+  for (const group of text.split(':')) {
+    if (!group.includes('.') && group.length > 4) return `group \`${group}\` has more than four hex digits`;
+  }
+  if (!ipaddr.IPv6.isValid(text)) return `\`${text}\` is not a valid IPv6 address`;
+  return undefined;
+}
+
+function looksLikeIpv6(address: string): boolean {
+  return address.includes(':');
+}
+
+/**
+ * Why `text` is not in the format (undefined when it is). `ipv4Only` selects `ipv4-or-prefix`.
+ * The message says what is wrong: an octet over 255, a prefix over 32, a leading zero, IPv6 where
+ * only IPv4 is allowed.
+ */
+export function ipOrPrefixProblem(text: string, ipv4Only = false): string | undefined {
+  const slash = text.indexOf('/');
+  const address = slash < 0 ? text : text.slice(0, slash);
+  const prefix = slash < 0 ? undefined : text.slice(slash + 1);
+  if (text.length !== text.trim().length || /\s/.test(text)) return 'whitespace is not allowed';
+  if (looksLikeIpv6(address)) {
+    if (ipv4Only) {
+      const v6 = ipv6AddressProblem(address) ?? (prefix === undefined ? undefined : prefixProblem(prefix, 128));
+      return v6 ? v6 : 'IPv6 is not allowed here: udp and icmp rules take IPv4 addresses only';
+    }
+    return ipv6AddressProblem(address) ?? (prefix === undefined ? undefined : prefixProblem(prefix, 128));
+  }
+  return ipv4AddressProblem(address) ?? (prefix === undefined ? undefined : prefixProblem(prefix, 32));
+}
+
+export function isIpv4OrPrefix(text: string): boolean {
+  return typeof text === 'string' && !text.includes(':') && ipOrPrefixProblem(text, true) === undefined;
+}
+
+export function isIpOrPrefix(text: string): boolean {
+  return typeof text === 'string' && ipOrPrefixProblem(text, false) === undefined;
+}
+
+/** Parses an address or prefix in `ip-or-prefix` format; undefined when it is not one. */
+export function parseCidr(text: string): ParsedCidr | undefined {
+  if (!isIpOrPrefix(text)) return undefined;
+  const slash = text.indexOf('/');
+  const address = slash < 0 ? text : text.slice(0, slash);
+  const addr = ipaddr.parse(address);
+  const version = addr.kind() === 'ipv4' ? 4 : 6;
+  const full = version === 4 ? 32 : 128;
+  const prefix = slash < 0 ? full : Number(text.slice(slash + 1));
+  return { version, bytes: addr.toByteArray(), prefix, explicitPrefix: slash >= 0 };
+}
+
+/** Parses a plain address (as recorded in a trace); undefined when it is not one. Accepts IPv4-mapped IPv6 as is. */
+export function parseAddress(text: string): { version: 4 | 6; bytes: number[] } | undefined {
+  if (typeof text !== 'string' || text.length > MAX_ADDRESS_TEXT) return undefined;
+  try {
+    if (ipaddr.IPv4.isValidFourPartDecimal(text)) return { version: 4, bytes: ipaddr.IPv4.parse(text).toByteArray() };
+    if (ipaddr.IPv6.isValid(text) && !text.includes('%')) return { version: 6, bytes: ipaddr.IPv6.parse(text).toByteArray() };
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** True when the first `prefix` bits of `a` and `b` are equal. */
+export function samePrefix(a: number[], b: number[], prefix: number): boolean {
+  let bits = prefix;
+  for (let i = 0; bits > 0; i++, bits -= 8) {
+    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
+    if ((a[i] & mask) !== (b[i] & mask)) return false;
+  }
+  return true;
+}
+
+/** The network address of a prefix (host bits cleared), in canonical text (RFC 5952 for IPv6). */
+export function networkOf(cidr: ParsedCidr): string {
+  const bytes = cidr.bytes.slice();
+  for (let bit = cidr.prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
+  return `${formatAddress(bytes)}/${cidr.prefix}`;
+}
+
+/** True when the prefix has bits set after the prefix length. */
+export function hasHostBits(cidr: ParsedCidr): boolean {
+  for (let bit = cidr.prefix; bit < cidr.bytes.length * 8; bit++) {
+    if (cidr.bytes[bit >> 3] & (0x80 >> (bit & 7))) return true;
+  }
+  return false;
+}
+
+/** Address bytes in canonical text: dotted quad, or RFC 5952 for IPv6. */
+export function formatAddress(bytes: number[]): string {
+  return bytes.length === 4 ? bytes.join('.') : ipaddr.fromByteArray(bytes).toString();
+}
+
+/** Exact number of addresses in a prefix, as a decimal string (IPv6 sizes exceed 2^53). */
+export function prefixSize(cidr: ParsedCidr): string {
+  return (1n << BigInt(cidr.bytes.length * 8 - cidr.prefix)).toString();
+}
+
+/** True when prefix `outer` contains every address of prefix `inner` (same IP version). */
+export function cidrContains(outer: ParsedCidr, inner: ParsedCidr): boolean {
+  return outer.version === inner.version && outer.prefix <= inner.prefix && samePrefix(outer.bytes, inner.bytes, outer.prefix);
+}

@@ -1,0 +1,9 @@
+/** @netpolicy/core: runs in Node and in browsers (no file or process access). */
+export * from './policy/types';
+export * from './formats/index';
+export * from './presets/index';
+export * from './validate/index';
+export * from './lint/index';
+export * from './trace/index';
+export * from './eval/index';
+export { policySchema } from './generated/data';

@@ -1,0 +1,2 @@
+// Filled in by the lint work; see ARCHITECTURE.md.
+export {};

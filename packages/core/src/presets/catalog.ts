@@ -1,0 +1,62 @@
+/**
+ * The preset catalog (decisions.md D5): the built-in data file schemas/presets.json, optionally
+ * filled in or overridden by a user's catalog of the same shape.
+ */
+import { presetCatalogData } from '../generated/data';
+import { presetsValidator } from '../generated/validators';
+import type { Connection, Source } from '../policy/types';
+
+export interface PresetEntry {
+  name: string;
+  description: string;
+  /** Known contents (policy fragments), or undefined when the preset is opaque. */
+  known?: { sources?: Source[]; connections?: Connection[] };
+  opaque: boolean;
+}
+
+export interface PresetCatalog {
+  /** All presets in catalog order (the order the evaluator reports them in). */
+  presets: PresetEntry[];
+  byName: Map<string, PresetEntry>;
+}
+
+export class PresetCatalogError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PresetCatalogError';
+  }
+}
+
+function entriesOf(data: unknown, origin: string): PresetEntry[] {
+  if (!presetsValidator(data)) {
+    const e = presetsValidator.errors?.[0];
+    throw new PresetCatalogError(`${origin}: not a preset catalog: ${e ? `${e.instancePath || '/'} ${e.message}` : 'invalid'}`);
+  }
+  return (data as { presets: Array<Record<string, any>> }).presets.map((p) => ({
+    name: p.name,
+    description: p.description ?? '',
+    known: p.known,
+    opaque: p.opaque === true,
+  }));
+}
+
+const builtin = entriesOf(presetCatalogData, 'built-in catalog');
+
+/**
+ * The catalog: the built-in one, with the entries of `overrides` (a parsed user catalog file)
+ * replacing built-in entries of the same name and new names appended in their order.
+ */
+export function loadPresetCatalog(overrides?: unknown, origin = 'preset catalog'): PresetCatalog {
+  const presets = builtin.slice();
+  if (overrides !== undefined) {
+    for (const entry of entriesOf(overrides, origin)) {
+      const at = presets.findIndex((p) => p.name === entry.name);
+      if (at >= 0) presets[at] = entry;
+      else presets.push(entry);
+    }
+  }
+  return { presets, byName: new Map(presets.map((p) => [p.name, p])) };
+}
+
+/** The built-in catalog. */
+export const defaultPresetCatalog: PresetCatalog = loadPresetCatalog();

@@ -1,0 +1,2 @@
+// Filled in by the trace work; see ARCHITECTURE.md.
+export {};

@@ -1,0 +1,50 @@
+/** The one place that turns offsets into LSP-style positions (zero-based line, UTF-16 character). */
+
+export interface Position { line: number; character: number }
+export interface Range { start: Position; end: Position }
+
+export class LineIndex {
+  private readonly starts: number[];
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
+    this.starts = starts;
+  }
+
+  positionAt(offset: number): Position {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0, hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: o - this.starts[lo] };
+  }
+
+  offsetAt(position: Position): number {
+    if (position.line >= this.starts.length) return this.text.length;
+    if (position.line < 0) return 0;
+    const start = this.starts[position.line];
+    const next = position.line + 1 < this.starts.length ? this.starts[position.line + 1] : this.text.length;
+    return Math.max(start, Math.min(start + position.character, next));
+  }
+
+  range(offset: number, length: number): Range {
+    return { start: this.positionAt(offset), end: this.positionAt(offset + length) };
+  }
+
+  /** The text of a line without its line break. */
+  lineText(line: number): string {
+    const start = this.starts[line] ?? this.text.length;
+    const end = line + 1 < this.starts.length ? this.starts[line + 1] : this.text.length;
+    return this.text.slice(start, end).replace(/\r?\n$|\r$/, '');
+  }
+}
