@@ -1,2 +1,1 @@
-// Filled in by the lint work; see ARCHITECTURE.md.
 export {};

@@ -1,0 +1,26 @@
+/** The contract between lint rules and `validate` (which turns findings into positioned diagnostics). */
+import type { PresetCatalog } from '../presets/catalog';
+import type { DiagnosticData, LintCode, RangeTarget } from '../validate/types';
+
+export interface LintContext {
+  /** The parsed document. Untrusted: any JSON value (rules must tolerate every shape without throwing). */
+  value: unknown;
+  catalog: PresetCatalog;
+}
+
+export interface LintFinding {
+  code: LintCode;
+  /** RFC 6901 pointer to what the finding is about. */
+  pointer: string;
+  /** Range covers the value (default) or the key of the member the pointer names. */
+  target?: RangeTarget;
+  message: string;
+  data?: DiagnosticData;
+}
+
+export interface LintRule {
+  code: LintCode;
+  /** One line for docs and hovers. */
+  description: string;
+  check(context: LintContext): LintFinding[];
+}
