@@ -1,0 +1,149 @@
+/**
+ * Parsing a policy file: one jsonc-parser pass that builds the value and reports syntax problems
+ * (strict JSON for `.json`, comments and trailing commas allowed for `.jsonc`), duplicate keys,
+ * and nesting deeper than any policy needs. `__proto__` keys become own properties.
+ */
+import { visit, printParseErrorCode, type ParseErrorCode } from 'jsonc-parser';
+import type { Diagnostic } from './types';
+import { toPointer } from './pointer';
+
+export const MAX_DEPTH = 128;
+
+export interface ParsedDocument {
+  value: unknown;
+  /** True when the text is not JSON at all (the value is partial and not worth checking further). */
+  syntaxFailed: boolean;
+  diagnostics: Diagnostic[];
+}
+
+class TooDeep extends Error {
+  constructor(readonly offset: number) {
+    super('too deep');
+  }
+}
+
+const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected `:` after the property name',
+  CommaExpected: 'expected `,` between items',
+  CloseBraceExpected: 'expected `}` to close the object',
+  CloseBracketExpected: 'expected `]` to close the array',
+  EndOfFileExpected: 'unexpected content after the end of the document',
+  InvalidCommentToken: 'invalid comment',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid unicode escape',
+  InvalidEscapeCharacter: 'invalid escape character in string',
+  InvalidCharacter: 'invalid character in string (control characters must be escaped)',
+};
+
+const MAX_SYNTAX_DIAGNOSTICS = 5;
+
+/** True for file names whose content may hold comments and trailing commas (D6). */
+export function isJsoncFile(fileName: string | undefined): boolean {
+  return fileName !== undefined && /\.jsonc$/i.test(fileName);
+}
+
+export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
+  const diagnostics: Diagnostic[] = [];
+  const containers: unknown[] = [];
+  const keySets: Array<Set<string> | undefined> = [];
+  const segments: Array<string | number> = [];
+  let root: unknown = undefined;
+  let key: string | undefined;
+  let lastComma = -1;
+  let syntaxErrors = 0;
+
+  const place = (v: unknown) => {
+    const parent = containers[containers.length - 1];
+    if (parent === undefined) root = v;
+    else if (Array.isArray(parent)) parent.push(v);
+    else if (key === '__proto__') Object.defineProperty(parent, key, { value: v, writable: true, enumerable: true, configurable: true });
+    else (parent as Record<string, unknown>)[key as string] = v;
+  };
+  const enter = (container: unknown, offset: number) => {
+    if (containers.length >= MAX_DEPTH) throw new TooDeep(offset);
+    const parent = containers[containers.length - 1];
+    if (parent !== undefined) segments.push(Array.isArray(parent) ? parent.length : (key as string));
+    place(container);
+    containers.push(container);
+    keySets.push(Array.isArray(container) ? undefined : new Set());
+    lastComma = -1;
+  };
+  const leave = () => {
+    if (lastComma >= 0 && !jsonc) {
+      diagnostics.push({
+        code: 'trailing-comma', severity: 'error', pointer: '', offset: lastComma, length: 1,
+        message: 'trailing comma: strict JSON allows no comma after the last item (use a .jsonc file for trailing commas)',
+        data: { kind: 'remove', title: 'Remove the trailing comma' },
+      });
+    }
+    lastComma = -1;
+    containers.pop();
+    keySets.pop();
+    if (containers.length > 0) segments.pop();
+  };
+
+  try {
+    visit(
+      text,
+      {
+        onObjectBegin: (offset) => enter({}, offset),
+        onArrayBegin: (offset) => enter([], offset),
+        onObjectEnd: leave,
+        onArrayEnd: leave,
+        onObjectProperty: (property, offset, length) => {
+          lastComma = -1;
+          key = property;
+          const keys = keySets[keySets.length - 1];
+          if (keys?.has(property)) {
+            diagnostics.push({
+              code: 'duplicate-key', severity: 'error', pointer: toPointer([...segments, property]), offset, length,
+              message: `duplicate key \`${property}\`: JSON readers disagree on which value wins; keep one`,
+            });
+          }
+          keys?.add(property);
+        },
+        onLiteralValue: (value) => {
+          lastComma = -1;
+          place(value);
+        },
+        onSeparator: (sep, offset) => {
+          if (sep === ',') lastComma = offset;
+        },
+        onComment: (offset, length) => {
+          if (!jsonc) {
+            diagnostics.push({
+              code: 'comment-not-allowed', severity: 'error', pointer: '', offset, length,
+              message: 'comments are not allowed in a .json policy file (the service takes strict JSON); remove it or use a .jsonc file',
+              data: { kind: 'remove', title: 'Remove the comment' },
+            });
+          }
+        },
+        onError: (error: ParseErrorCode, offset, length) => {
+          syntaxErrors++;
+          if (syntaxErrors > MAX_SYNTAX_DIAGNOSTICS) return;
+          const name = printParseErrorCode(error);
+          const empty = text.trim().length === 0;
+          diagnostics.push({
+            code: 'json-syntax', severity: 'error', pointer: '', offset, length,
+            message: empty ? 'the file is empty: a policy is a JSON object such as {"default": "deny"}' : `JSON syntax error: ${SYNTAX_MESSAGES[name] ?? name}`,
+          });
+        },
+      },
+      { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false },
+    );
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    diagnostics.push({
+      code: 'json-syntax', severity: 'error', pointer: '', offset: error.offset, length: 1,
+      message: `nesting deeper than ${MAX_DEPTH} levels: a policy is at most a few levels deep`,
+    });
+    return { value: undefined, syntaxFailed: true, diagnostics };
+  }
+  return { value: root, syntaxFailed: syntaxErrors > 0, diagnostics };
+}
