@@ -75,6 +75,8 @@ async function bundles() {
       format: 'esm',
       platform: 'node',
       sourcemap: false,
+      // The CLI is one self-contained file built from the sources of every package.
+      alias: { '@netpolicy/core': `${root}packages/core/src/index.ts`, '@netpolicy/client': `${root}packages/client/src/index.ts` },
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     }),
   ]);

@@ -12,7 +12,8 @@ const commands: Record<string, { summary: string; load: () => Promise<{ command:
   serve: { summary: 'Run a local implementation of the service over a directory of records', load: () => import('./commands/serve') },
 };
 
-export const VERSION = '0.1.0';
+export { VERSION } from './version';
+import { VERSION } from './version';
 
 function help(): string {
   const width = Math.max(...Object.keys(commands).map((c) => c.length));

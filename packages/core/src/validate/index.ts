@@ -1,3 +1,6 @@
 export * from './types';
 export * from './validate';
 export * from './positions';
+export * from './codes';
+export { toPointer, parsePointer, valueAt, escapeSegment } from './pointer';
+export { canonicalJson } from './schema-errors';

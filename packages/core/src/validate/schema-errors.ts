@@ -152,10 +152,11 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
       const label = isSource ? 'source' : 'connection';
       const all = kinds.map((k) => `\`${k}\``).join(', ');
       const count = isSource ? 'ten' : 'four';
-      const has = recognised.length === 0 ? 'this one is empty' : `this one has ${recognised.length}: ${recognised.map((k) => `\`${k}\``).join(' and ')}`;
+      const words = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+      const has = recognised.length === 0 ? 'this one is empty' : `this one has ${words[recognised.length]}: ${recognised.map((k) => `\`${k}\``).join(' and ')}`;
       return [{
         code: isSource ? 'source-kind' : 'connection-kind', pointer, target: 'value',
-        message: `a ${label} has exactly one of the ${count} kinds (${all}); ${has}${recognised.length > 1 ? `. Split it into ${recognised.length} ${label}s` : ''}`,
+        message: `a ${label} has exactly one of the ${count} kinds (${all}); ${has}${recognised.length > 1 ? `. Split it into ${words[recognised.length]} ${label}s` : ''}`,
       }];
     }
     case 'enum': {

@@ -1,0 +1,20 @@
+/** `--presets FILE`: a user's preset catalog filling in or overriding the built-in one. */
+import { loadPresetCatalog, defaultPresetCatalog, PresetCatalogError, type PresetCatalog } from '@netpolicy/core';
+import { readTextFile, UsageError } from './io';
+
+export function presetCatalogOption(file: string | undefined): PresetCatalog {
+  if (file === undefined) return defaultPresetCatalog;
+  const text = readTextFile(file);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file}: the preset catalog is not valid JSON: ${(error as Error).message}`);
+  }
+  try {
+    return loadPresetCatalog(data, file);
+  } catch (error) {
+    if (error instanceof PresetCatalogError) throw new UsageError(error.message);
+    throw error;
+  }
+}
