@@ -1,0 +1,193 @@
+/** The typed client of the three GET operations (interface.md, Endpoints). */
+import { ApiError, ConfigError } from './errors';
+import { defaultSleep, get, isLoopbackHost, type RawResponse, type RetryInfo, type TransportOptions } from './http';
+import { cyclonedxStrictValidator, type SbomValidator } from './sbom-validator';
+import { artifactQuery, jobQuery, type ArtifactSelector, type JobSelector } from './selectors';
+import { checkArtifactRecordShape, checkTraceShape } from './shapes';
+import type { ArtifactRecord, CycloneDxBom, NetworkTraceDocument } from './types';
+import { MEDIA_TYPES, PATHS } from './wire';
+
+export interface ClientOptions {
+  /** Base URL of the service, e.g. `https://provenance.example`; `http` only for loopback hosts. */
+  baseUrl: string;
+  /** Access token, sent as `Authorization: Bearer <token>` to the base URL's origin only. */
+  token?: string;
+  /** The fetch to use (default: the platform's `fetch`). */
+  fetch?: typeof fetch;
+  /** Timeout of one attempt, headers and body (default 30 000 ms). */
+  timeoutMs?: number;
+  /** Attempts in all, first one included (default 4). */
+  maxAttempts?: number;
+  /** First backoff delay; doubled per retry, with jitter (default 500 ms). */
+  retryBaseMs?: number;
+  /** Largest backoff delay (default 10 000 ms). */
+  retryMaxDelayMs?: number;
+  /** Budget for all attempts and waits of one call (default 120 000 ms). */
+  totalTimeoutMs?: number;
+  /** Cap on a response body (default 64 MiB). */
+  maxResponseBytes?: number;
+  /** Same-origin redirects followed (default 3); other origins are never followed. */
+  maxRedirects?: number;
+  /** CycloneDX validation of SBOMs: default the library's strict 1.7 validator (Node); `false` skips. */
+  sbomValidator?: SbomValidator | false;
+  /** Called before each retry (e.g. to log "retrying in 2 s: HTTP 503"). */
+  onRetry?: (info: RetryInfo) => void;
+  /** Called as body bytes arrive. */
+  onProgress?: (progress: { received: number; total?: number }) => void;
+  /** Source of jitter (default Math.random); tests pass a fixed one. */
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { received: number; total?: number }) => void;
+}
+
+export interface ApiResult<T> {
+  /** The parsed body. */
+  data: T;
+  /** The body exactly as received (write this to keep the service's bytes). */
+  text: string;
+  /** The response's Content-Type. */
+  contentType: string;
+  /** Attempts it took. */
+  attempts: number;
+}
+
+export interface SbomResult extends ApiResult<CycloneDxBom> {
+  /** Whether the SBOM was validated as CycloneDX 1.7. */
+  validated: boolean;
+}
+
+export class NetpolicyClient {
+  readonly baseUrl: URL;
+  readonly #token: string | undefined;
+  readonly #options: ClientOptions;
+
+  constructor(options: ClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new ConfigError(`base URL ${JSON.stringify(options.baseUrl)} is not a URL`);
+    }
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new ConfigError(`base URL must be https, got ${base.protocol}`);
+    if (base.protocol === 'http:' && !isLoopbackHost(base.hostname)) {
+      throw new ConfigError(`base URL ${base.origin} uses plain http to a non-loopback host; use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
+    }
+    if (base.username || base.password) throw new ConfigError('base URL must not contain credentials; pass the token instead');
+    if (base.search || base.hash) throw new ConfigError('base URL must not have a query or fragment');
+    if (options.token !== undefined && (options.token === '' || /[\s]/.test(options.token))) {
+      throw new ConfigError('the token is empty or contains whitespace');
+    }
+    if (!base.pathname.endsWith('/')) base.pathname += '/';
+    this.baseUrl = base;
+    this.#token = options.token;
+    this.#options = options;
+  }
+
+  /** The CycloneDX 1.7 SBOM of a terminal job. */
+  async getSbom(selector: JobSelector, call: CallOptions = {}): Promise<SbomResult> {
+    const raw = await this.#get(PATHS.sbom, jobQuery(selector), `${MEDIA_TYPES.sbom}, ${MEDIA_TYPES.problem}`, call);
+    checkSbomMediaType(raw);
+    const { data, text } = parseJson<CycloneDxBom>(raw, 'SBOM');
+    const validator = this.#options.sbomValidator ?? cyclonedxStrictValidator;
+    if (validator !== false) {
+      const reasons = await validator(text);
+      if (reasons.length > 0) {
+        throw new ApiError(`the SBOM is not valid CycloneDX 1.7: ${reasons[0]}${reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : ''}`, { kind: 'invalid-response', status: raw.status, reasons, attempts: raw.attempts });
+      }
+    }
+    return { data, text, contentType: raw.headers.get('content-type') ?? '', attempts: raw.attempts, validated: validator !== false };
+  }
+
+  /** The job metadata and every observed network access of a terminal job (D1 shape checked). */
+  async getNetworkTrace(selector: JobSelector, call: CallOptions = {}): Promise<ApiResult<NetworkTraceDocument>> {
+    const raw = await this.#get(PATHS.networkTrace, jobQuery(selector), `${MEDIA_TYPES.json}, ${MEDIA_TYPES.problem}`, call);
+    return this.#checkedJson<NetworkTraceDocument>(raw, 'network trace', checkTraceShape);
+  }
+
+  /** Which jobs published an artifact: identity, direct contents, publications newest first (D2 shape checked). */
+  async findArtifact(selector: ArtifactSelector, call: CallOptions = {}): Promise<ApiResult<ArtifactRecord>> {
+    const raw = await this.#get(PATHS.artifacts, artifactQuery(selector), `${MEDIA_TYPES.json}, ${MEDIA_TYPES.problem}`, call);
+    return this.#checkedJson<ArtifactRecord>(raw, 'artifact record', checkArtifactRecordShape);
+  }
+
+  #checkedJson<T>(raw: RawResponse, what: string, check: (doc: unknown) => string[]): ApiResult<T> {
+    const type = mediaType(raw.headers.get('content-type'));
+    if (type.essence !== MEDIA_TYPES.json) {
+      throw new ApiError(`expected the ${what} as ${MEDIA_TYPES.json}, got ${type.raw || 'no content type'}`, { kind: 'invalid-response', status: raw.status, attempts: raw.attempts });
+    }
+    const { data, text } = parseJson<T>(raw, what);
+    const reasons = check(data);
+    if (reasons.length > 0) {
+      throw new ApiError(`the ${what} does not have the expected shape: ${reasons[0]}${reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : ''}`, { kind: 'invalid-response', status: raw.status, reasons, attempts: raw.attempts });
+    }
+    return { data, text, contentType: type.raw, attempts: raw.attempts };
+  }
+
+  async #get(path: string, query: Record<string, string>, accept: string, call: CallOptions): Promise<RawResponse> {
+    const url = new URL(path.replace(/^\//, ''), this.baseUrl);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const o = this.#options;
+    const fetchImpl = o.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') throw new ConfigError('no fetch implementation available');
+    const transport: TransportOptions = {
+      token: this.#token,
+      fetch: fetchImpl.bind(globalThis) as typeof fetch,
+      timeoutMs: o.timeoutMs ?? 30_000,
+      maxAttempts: o.maxAttempts ?? 4,
+      retryBaseMs: o.retryBaseMs ?? 500,
+      retryMaxDelayMs: o.retryMaxDelayMs ?? 10_000,
+      totalTimeoutMs: o.totalTimeoutMs ?? 120_000,
+      maxResponseBytes: o.maxResponseBytes ?? 64 * 1024 * 1024,
+      maxRedirects: o.maxRedirects ?? 3,
+      signal: call.signal,
+      random: o.random ?? Math.random,
+      sleep: defaultSleep,
+      onRetry: o.onRetry,
+      onProgress: call.onProgress ?? o.onProgress,
+    };
+    const raw = await get(url, accept, transport);
+    if (raw.status !== 200) {
+      throw new ApiError(`expected HTTP 200, got ${raw.status}`, { kind: 'invalid-response', status: raw.status, attempts: raw.attempts });
+    }
+    return raw;
+  }
+}
+
+/** Content-Type split into its essence (lowercase type/subtype) and parameters. */
+export function mediaType(header: string | null): { essence: string; params: Record<string, string>; raw: string } {
+  const raw = header ?? '';
+  const [essence, ...rest] = raw.split(';');
+  const params: Record<string, string> = {};
+  for (const p of rest) {
+    const eq = p.indexOf('=');
+    if (eq < 0) continue;
+    const value = p.slice(eq + 1).trim();
+    params[p.slice(0, eq).trim().toLowerCase()] = value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+  }
+  return { essence: essence.trim().toLowerCase(), params, raw: raw.trim() };
+}
+
+function checkSbomMediaType(raw: RawResponse): void {
+  const type = mediaType(raw.headers.get('content-type'));
+  if (type.essence !== 'application/vnd.cyclonedx+json' || type.params.version !== '1.7') {
+    throw new ApiError(`expected the SBOM as ${MEDIA_TYPES.sbom}, got ${type.raw || 'no content type'}`, { kind: 'invalid-response', status: raw.status, attempts: raw.attempts });
+  }
+}
+
+function parseJson<T>(raw: RawResponse, what: string): { data: T; text: string } {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw.body);
+  } catch {
+    throw new ApiError(`the ${what} is not valid UTF-8`, { kind: 'invalid-response', status: raw.status, attempts: raw.attempts });
+  }
+  try {
+    return { data: JSON.parse(text) as T, text };
+  } catch (error) {
+    const why = text.trim() === '' ? 'the body is empty' : `${(error as Error).message} (${raw.body.byteLength} bytes received; truncated?)`;
+    throw new ApiError(`the ${what} is not complete, valid JSON: ${why}`, { kind: 'invalid-response', status: raw.status, attempts: raw.attempts });
+  }
+}

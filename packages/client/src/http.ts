@@ -1,0 +1,243 @@
+/**
+ * One GET with the client's safety rules: bearer token only to the base URL's origin, manual
+ * redirects, a timeout per attempt, retries with backoff and jitter (honouring Retry-After)
+ * bounded in attempts and total time, and a cap on the response size.
+ */
+import { ApiError, isProblem, type Problem } from './errors';
+import { RETRYABLE_STATUSES } from './wire';
+
+export interface TransportOptions {
+  token?: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  totalTimeoutMs: number;
+  maxResponseBytes: number;
+  maxRedirects: number;
+  signal?: AbortSignal;
+  random: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  onRetry?: (info: RetryInfo) => void;
+  onProgress?: (progress: { received: number; total?: number }) => void;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  url: string;
+  attempts: number;
+}
+
+/** A failure of one attempt that may succeed when tried again. */
+class Retryable extends Error {
+  constructor(readonly reason: string, readonly status?: number, readonly retryAfterMs?: number, readonly problem?: Problem, override readonly cause?: unknown) {
+    super(reason);
+  }
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Parses Retry-After (delta seconds or HTTP date) into milliseconds from now. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return m !== null && m.slice(1).every((o) => Number(o) <= 255);
+}
+
+/** Removes the token from text that might echo it (a proxy's error page, an exception). */
+export function redact(text: string, token: string | undefined): string {
+  return token && token.length > 0 ? text.split(token).join('[redacted]') : text;
+}
+
+function describeNetworkError(error: unknown): string {
+  const e = error as { message?: string; cause?: { code?: string; message?: string } };
+  const code = e?.cause?.code;
+  const detail = code ? `${code}${e.cause?.message && !e.cause.message.includes(code) ? ` ${e.cause.message}` : ''}` : e?.cause?.message ?? e?.message ?? String(error);
+  return `network error (${detail})`;
+}
+
+/** Reads the body, stopping (and failing) past `limit` bytes. */
+async function readBody(response: Response, limit: number, hardLimit: boolean, onProgress?: TransportOptions['onProgress']): Promise<Uint8Array> {
+  const lengthHeader = response.headers.get('content-length');
+  const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+  if (hardLimit && total !== undefined && total > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw new ApiError(`the response is ${total} bytes, over the limit of ${limit} bytes`, { kind: 'invalid-response', status: response.status });
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      await reader.cancel().catch(() => {});
+      if (hardLimit) throw new ApiError(`the response is over the limit of ${limit} bytes`, { kind: 'invalid-response', status: response.status });
+      chunks.push(value.subarray(0, value.byteLength - (received - limit)));
+      received = limit;
+      break;
+    }
+    chunks.push(value);
+    onProgress?.({ received, total });
+  }
+  const body = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) { body.set(chunk, offset); offset += chunk.byteLength; }
+  return body;
+}
+
+function mediaTypeOf(headers: Headers): string {
+  return (headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** Turns an error response into an ApiError (problem document or not). */
+export function errorFromResponse(status: number, headers: Headers, body: Uint8Array, token: string | undefined, attempts: number): ApiError {
+  const text = redact(new TextDecoder('utf-8', { fatal: false }).decode(body), token);
+  let problem: Problem | undefined;
+  if (/json$/.test(mediaTypeOf(headers))) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (isProblem(parsed)) problem = parsed;
+    } catch { /* not JSON after all: described below */ }
+  }
+  if (problem) {
+    const message = `HTTP ${status}: ${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`;
+    return new ApiError(message, { status, problem, attempts });
+  }
+  const mediaType = mediaTypeOf(headers) || 'no content type';
+  const trimmed = text.trim();
+  const summary =
+    trimmed === '' ? 'with an empty body' :
+    /html/.test(mediaType) || /^<(!doctype|html)/i.test(trimmed) ? `with an HTML page (${mediaType}), not a problem document${htmlTitle(trimmed)}` :
+    `with a ${mediaType} body that is not a problem document: ${JSON.stringify(trimmed.slice(0, 120))}`;
+  return new ApiError(`HTTP ${status} ${summary}`, { status, attempts, reasons: trimmed ? [trimmed.slice(0, 500)] : [] });
+}
+
+function htmlTitle(html: string): string {
+  const m = /<title[^>]*>([^<]{1,100})<\/title>/i.exec(html);
+  return m ? ` titled ${JSON.stringify(m[1].trim())}` : '';
+}
+
+/** GET `url` with the transport rules; returns the 2xx response or throws an ApiError. */
+export async function get(url: URL, accept: string, opts: TransportOptions): Promise<RawResponse> {
+  const started = Date.now();
+  const deadline = started + opts.totalTimeoutMs;
+  const origin = url.origin;
+  let lastFailure: Retryable | undefined;
+  let attempts = 0;
+  const maxAttempts = Math.max(1, opts.maxAttempts);
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    if (opts.signal?.aborted) throw new ApiError('the request was aborted', { kind: 'aborted', attempts });
+    attempts = attempt;
+    try {
+      const response = await attemptOnce(url, origin, accept, opts, Math.min(opts.timeoutMs, Math.max(1, deadline - Date.now())));
+      return { ...response, attempts };
+    } catch (error) {
+      if (!(error instanceof Retryable)) {
+        if (error instanceof ApiError) (error as { attempts: number }).attempts = attempts;
+        throw error;
+      }
+      lastFailure = error;
+      if (attempt >= maxAttempts) break;
+      const backoff = Math.min(opts.retryMaxDelayMs, opts.retryBaseMs * 2 ** (attempt - 1));
+      const jittered = backoff / 2 + opts.random() * (backoff / 2);
+      const delayMs = Math.round(error.retryAfterMs !== undefined ? error.retryAfterMs : jittered);
+      // A Retry-After past our total time budget means waiting would not help: give up now.
+      if (Date.now() + delayMs >= deadline) break;
+      opts.onRetry?.({ attempt, delayMs, reason: error.reason });
+      try {
+        await opts.sleep(delayMs, opts.signal);
+      } catch {
+        throw new ApiError('the request was aborted', { kind: 'aborted', attempts });
+      }
+    }
+  }
+  const f = lastFailure!;
+  const tries = `after ${attempts} attempt${attempts === 1 ? '' : 's'} in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const base = f.problem ? `HTTP ${f.status}: ${f.problem.title}${f.problem.detail ? `: ${f.problem.detail}` : ''}` : f.reason;
+  throw new ApiError(`service unavailable ${tries}: ${base}`, { kind: 'unavailable', status: f.status, problem: f.problem, attempts, cause: f.cause });
+}
+
+function sameOrigin(a: URL, origin: string): boolean {
+  return a.origin === origin;
+}
+
+async function attemptOnce(url: URL, origin: string, accept: string, opts: TransportOptions, timeoutMs: number): Promise<Omit<RawResponse, 'attempts'>> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+  const onAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let current = url;
+  try {
+    for (let redirects = 0; ; redirects++) {
+      const headers: Record<string, string> = { accept };
+      // The token goes only to the base URL's origin (checked again after every redirect).
+      if (opts.token && sameOrigin(current, origin)) headers.authorization = `Bearer ${opts.token}`;
+      const response = await opts.fetch(current.href, { method: 'GET', headers, redirect: 'manual', signal: controller.signal, credentials: 'omit', cache: 'no-store' });
+      if (response.type === 'opaqueredirect') {
+        throw new ApiError('the service answered with a redirect, which the client does not follow in this environment', { kind: 'redirect', status: 0 });
+      }
+      if (response.status >= 300 && response.status < 400 && response.status !== 304) {
+        await response.body?.cancel().catch(() => {});
+        const location = response.headers.get('location');
+        if (!location) throw new ApiError(`HTTP ${response.status} redirect without a Location header`, { kind: 'redirect', status: response.status });
+        const next = new URL(location, current);
+        if (!sameOrigin(next, origin)) {
+          throw new ApiError(`the service redirected to another origin (${next.origin}); not following it, so the token stays with ${origin}`, { kind: 'redirect', status: response.status });
+        }
+        if (redirects >= opts.maxRedirects) throw new ApiError(`more than ${opts.maxRedirects} redirects`, { kind: 'redirect', status: response.status });
+        current = next;
+        continue;
+      }
+      if (response.status >= 200 && response.status < 300) {
+        const body = await readBody(response, opts.maxResponseBytes, true, opts.onProgress);
+        return { status: response.status, headers: response.headers, body, url: current.href };
+      }
+      const body = await readBody(response, ERROR_BODY_LIMIT, false);
+      const error = errorFromResponse(response.status, response.headers, body, opts.token, 1);
+      if (RETRYABLE_STATUSES.has(response.status)) {
+        throw new Retryable(error.message, response.status, parseRetryAfter(response.headers.get('retry-after')), error.problem);
+      }
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof Retryable) throw error;
+    if (opts.signal?.aborted) throw new ApiError('the request was aborted', { kind: 'aborted' });
+    if (timedOut) throw new Retryable(`no complete response within ${(timeoutMs / 1000).toFixed(1)} s`);
+    throw new Retryable(redact(describeNetworkError(error), opts.token), undefined, undefined, undefined, error);
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
