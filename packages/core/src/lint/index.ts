@@ -1,7 +1,50 @@
-// Placeholder until the lint rules land (the lint work replaces this file).
+/** The lint rules (warnings, contracts.md "Diagnostic codes"), one module per code. */
+import { defaultPresetCatalog } from '../presets/catalog';
 import type { PresetCatalog } from '../presets/catalog';
-import type { LintFinding } from './types';
-export * from './types';
-export function lint(_value: unknown, _options: { catalog?: PresetCatalog } = {}): LintFinding[] {
-  return [];
+import type { LintFinding, LintRule } from './types';
+import { cidrHostBits } from './cidr-host-bits';
+import { duplicateRule } from './duplicate-rule';
+import { shadowedRule } from './shadowed-rule';
+import { redundantWithPreset } from './redundant-with-preset';
+import { rulesUnusedWithDefaultAllow } from './rules-unused-with-default-allow';
+import { broadCidr } from './broad-cidr';
+import { metadataAddress } from './metadata-address';
+import { insecureUrl } from './insecure-url';
+import { wildcardPush } from './wildcard-push';
+import { unmatchableHostPattern } from './unmatchable-host-pattern';
+
+export type { LintContext, LintFinding, LintRule } from './types';
+export { METADATA_ADDRESSES } from './metadata-address';
+export { BROAD_PREFIX_LIMIT } from './broad-cidr';
+
+export const lintRules: LintRule[] = [
+  cidrHostBits, duplicateRule, shadowedRule, redundantWithPreset, rulesUnusedWithDefaultAllow,
+  broadCidr, metadataAddress, insecureUrl, wildcardPush, unmatchableHostPattern,
+];
+
+export interface LintOptions {
+  catalog?: PresetCatalog;
+}
+
+/** Compares pointers by document order: token by token, array indexes numerically. */
+function comparePointers(a: string, b: string): number {
+  const as = a.split('/'), bs = b.split('/');
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    if (as[i] === bs[i]) continue;
+    const an = /^\d+$/.test(as[i]) ? Number(as[i]) : NaN, bn = /^\d+$/.test(bs[i]) ? Number(bs[i]) : NaN;
+    if (!Number.isNaN(an) && !Number.isNaN(bn)) return an - bn;
+    return as[i] < bs[i] ? -1 : 1;
+  }
+  return as.length - bs.length;
+}
+
+/**
+ * Runs every lint rule on a parsed document (any JSON value; never throws on its shape).
+ * Findings are sorted by pointer, then by the order of `lintRules`.
+ */
+export function lint(value: unknown, options: LintOptions = {}): LintFinding[] {
+  const context = { value, catalog: options.catalog ?? defaultPresetCatalog };
+  const findings = lintRules.flatMap((rule, order) => rule.check(context).map((finding) => ({ finding, order })));
+  findings.sort((x, y) => comparePointers(x.finding.pointer, y.finding.pointer) || x.order - y.order);
+  return findings.map((f) => f.finding);
 }

@@ -1,0 +1,16 @@
+/** `duplicate-rule`: a source or connection deeply equal (key order ignored) to an earlier one. */
+import type { LintRule } from './types';
+import { analyseCoverage } from './coverage';
+
+export const duplicateRule: LintRule = {
+  code: 'duplicate-rule',
+  description: 'A source or connection repeats an earlier one exactly.',
+  check({ value, catalog }) {
+    return analyseCoverage(value, catalog).duplicates.map((d) => ({
+      code: 'duplicate-rule' as const,
+      pointer: d.pointer,
+      message: `This ${d.kind} ${d.pointer.startsWith('/sources/') ? 'source' : 'connection'} is identical to ${d.earlier}, so it never changes a verdict. Remove it.`,
+      data: { kind: 'remove' as const, title: `Remove duplicate of ${d.earlier}` },
+    }));
+  },
+};

@@ -1,0 +1,38 @@
+/** `metadata-address`: a CIDR that contains a cloud instance-metadata endpoint. */
+import { cidrContains, parseCidr } from '../formats/ip';
+import type { ParsedCidr } from '../formats/ip';
+import type { LintFinding, LintRule } from './types';
+import { connectionCidrs, viewOf } from './walk';
+
+/**
+ * Cloud metadata and credential endpoints a CI job must not reach. The one list to adjust.
+ * 169.254.169.254: instance metadata (most clouds); 169.254.170.2: container task metadata and
+ * credentials; 169.254.170.23 and fd00:ec2::23: pod identity agent; fd00:ec2::254: IPv6 instance metadata.
+ * An IPv6 prefix is also checked against the IPv4-mapped form (`::ffff:169.254.169.254`).
+ */
+export const METADATA_ADDRESSES = ['169.254.169.254', '169.254.170.2', '169.254.170.23', 'fd00:ec2::254', 'fd00:ec2::23'] as const;
+
+const targets: Array<{ text: string; cidr: ParsedCidr }> = METADATA_ADDRESSES.flatMap((text) => {
+  const cidr = parseCidr(text)!;
+  const mapped = cidr.version === 4 ? [{ text, cidr: parseCidr(`::ffff:${text}`)! }] : [];
+  return [{ text, cidr }, ...mapped];
+});
+
+export const metadataAddress: LintRule = {
+  code: 'metadata-address',
+  description: 'A CIDR contains a cloud metadata address (169.254.169.254, fd00:ec2::254, ...), which hands out instance credentials.',
+  check({ value }) {
+    const findings: LintFinding[] = [];
+    for (const ref of connectionCidrs(viewOf(value))) {
+      const hit = [...new Set(targets.filter((t) => cidrContains(ref.cidr, t.cidr)).map((t) => t.text))];
+      if (hit.length === 0) continue;
+      const names = hit.map((a) => `\`${a}\``).join(', ');
+      findings.push({
+        code: 'metadata-address',
+        pointer: ref.pointer,
+        message: `\`${ref.text}\` contains the cloud metadata address${hit.length > 1 ? 'es' : ''} ${names}, which ${hit.length > 1 ? 'serve' : 'serves'} instance credentials to anything that can reach ${hit.length > 1 ? 'them' : 'it'}. Narrow the CIDR so it excludes ${hit.length > 1 ? 'them' : 'it'}.`,
+      });
+    }
+    return findings;
+  },
+};

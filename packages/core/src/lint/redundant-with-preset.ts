@@ -1,0 +1,25 @@
+/**
+ * `redundant-with-preset`: a source whose every URL (or transport) an enabled known preset already
+ * allows. Reported instead of `shadowed-rule` when presets alone cover the source; when an earlier
+ * rule of the policy is needed for the cover, the source gets `shadowed-rule`.
+ */
+import type { LintRule } from './types';
+import { analyseCoverage } from './coverage';
+
+export const redundantWithPreset: LintRule = {
+  code: 'redundant-with-preset',
+  description: 'A source only allows what an enabled preset already allows.',
+  check({ value, catalog }) {
+    const analysis = analyseCoverage(value, catalog);
+    return analysis.redundant.map((r) => {
+      const names = r.presets.map((p) => `\`${p}\``).join(' and ');
+      const why = analysis.presetsOmitted ? ' (every preset is enabled because `presets` is omitted)' : '';
+      return {
+        code: 'redundant-with-preset' as const,
+        pointer: r.pointer,
+        message: `Preset${r.presets.length > 1 ? 's' : ''} ${names} already allow${r.presets.length > 1 ? '' : 's'} everything this ${r.kind} source allows${why}. Remove the source, or list \`presets\` without ${names} if you want this source to be the only way in.`,
+        data: { kind: 'remove' as const, title: 'Remove source provided by a preset' },
+      };
+    });
+  },
+};

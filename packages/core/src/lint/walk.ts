@@ -1,0 +1,218 @@
+/**
+ * The shared walker of lint rules: the well-shaped parts of a policy, with their JSON Pointers.
+ * The value may be any JSON value; malformed parts are skipped silently (the schema reports them).
+ * One view per document value is cached, so ten rules walk the document once.
+ */
+import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
+import type { ConnectionKind, SourceKind } from '../policy/types';
+import { isIpOrPrefix, isIpv4OrPrefix, parseCidr } from '../formats/ip';
+import type { ParsedCidr } from '../formats/ip';
+import { isHostPattern } from '../formats/host-pattern';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** RFC 6901 escaping of one reference token. */
+export function escapeToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function pointerOf(...tokens: Array<string | number>): string {
+  return tokens.map((t) => `/${escapeToken(t)}`).join('');
+}
+
+/** The string items of an array member (with their indexes); [] when the member is not an array. */
+export function stringItems(value: unknown): Array<{ index: number; value: string }> {
+  if (!Array.isArray(value)) return [];
+  const out: Array<{ index: number; value: string }> = [];
+  for (let i = 0; i < value.length; i++) if (typeof value[i] === 'string') out.push({ index: i, value: value[i] });
+  return out;
+}
+
+export interface SourceEntry {
+  index: number;
+  /** `/sources/3` */
+  pointer: string;
+  kind: SourceKind;
+  /** The object under the kind member (`{ urls: [...] }`). */
+  body: JsonObject;
+  /** The whole source object. */
+  raw: JsonObject;
+}
+
+export interface ConnectionEntry {
+  index: number;
+  pointer: string;
+  kind: ConnectionKind;
+  body: JsonObject;
+  raw: JsonObject;
+}
+
+export interface PolicyView {
+  root?: JsonObject;
+  /** Every item of `sources` / `connections` (any shape), for rules that compare whole entries. */
+  sourceItems: unknown[];
+  connectionItems: unknown[];
+  /** Entries with exactly one recognised kind member whose value is an object. */
+  sources: SourceEntry[];
+  connections: ConnectionEntry[];
+}
+
+const sourceKinds = new Set<string>(SOURCE_KINDS);
+const connectionKinds = new Set<string>(CONNECTION_KINDS);
+
+function entryOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonObject; raw: JsonObject } | undefined {
+  if (!isObject(item)) return undefined;
+  const keys = Object.keys(item);
+  if (keys.length !== 1 || !kinds.has(keys[0])) return undefined;
+  const body = item[keys[0]];
+  return isObject(body) ? { kind: keys[0], body, raw: item } : undefined;
+}
+
+const views = new WeakMap<object, PolicyView>();
+
+export function viewOf(value: unknown): PolicyView {
+  if (!isObject(value)) return { sourceItems: [], connectionItems: [], sources: [], connections: [] };
+  const cached = views.get(value);
+  if (cached) return cached;
+  const sourceItems = Array.isArray(value.sources) ? value.sources : [];
+  const connectionItems = Array.isArray(value.connections) ? value.connections : [];
+  const sources: SourceEntry[] = [];
+  for (let i = 0; i < sourceItems.length; i++) {
+    const e = entryOf(sourceItems[i], sourceKinds);
+    if (e) sources.push({ index: i, pointer: pointerOf('sources', i), kind: e.kind as SourceKind, body: e.body, raw: e.raw });
+  }
+  const connections: ConnectionEntry[] = [];
+  for (let i = 0; i < connectionItems.length; i++) {
+    const e = entryOf(connectionItems[i], connectionKinds);
+    if (e) connections.push({ index: i, pointer: pointerOf('connections', i), kind: e.kind as ConnectionKind, body: e.body, raw: e.raw });
+  }
+  const view: PolicyView = { root: value, sourceItems, connectionItems, sources, connections };
+  views.set(value, view);
+  return view;
+}
+
+/** URL rule of interface.md / D3: `^https?://[^/?#@]+(/[^?#]*)?$`, checked by a scan. */
+export interface ParsedUrl {
+  scheme: 'http' | 'https';
+  /** Lower-case host (brackets kept for an IPv6 literal). */
+  host: string;
+  /** Explicit port, or 80/443 implied by the scheme. */
+  port: number;
+  /** Path, `/` when absent. */
+  path: string;
+}
+
+export function parseUrl(text: unknown): ParsedUrl | undefined {
+  if (typeof text !== 'string') return undefined;
+  let scheme: 'http' | 'https';
+  let rest: string;
+  if (text.startsWith('https://')) { scheme = 'https'; rest = text.slice(8); }
+  else if (text.startsWith('http://')) { scheme = 'http'; rest = text.slice(7); }
+  else return undefined;
+  const slash = rest.indexOf('/');
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const path = slash < 0 ? '/' : rest.slice(slash);
+  if (authority.length === 0) return undefined;
+  for (const c of authority) if (c === '?' || c === '#' || c === '@') return undefined;
+  for (const c of path) if (c === '?' || c === '#') return undefined;
+  let host = authority;
+  let port = scheme === 'https' ? 443 : 80;
+  const colon = authority.lastIndexOf(':');
+  if (colon >= 0 && colon > authority.lastIndexOf(']')) {
+    const digits = authority.slice(colon + 1);
+    if (/^[0-9]{1,5}$/.test(digits)) {
+      port = Number(digits);
+      host = authority.slice(0, colon);
+    }
+  }
+  return { scheme, host: host.toLowerCase(), port, path };
+}
+
+/** Origin key of a parsed URL: scheme, host and effective port. */
+export function originOf(url: ParsedUrl): string {
+  return `${url.scheme}://${url.host}:${url.port}`;
+}
+
+/** A URL-valued member of a source, with its pointer. */
+export interface UrlRef {
+  pointer: string;
+  url: string;
+  source: SourceEntry;
+}
+
+/** Every URL string of every source: `urls` items, cargo `indexUrl`/`downloadUrl`, git `https[].baseUrl`. */
+export function sourceUrls(view: PolicyView): UrlRef[] {
+  const out: UrlRef[] = [];
+  for (const source of view.sources) {
+    const { body, kind, index } = source;
+    if (kind === 'cargo') {
+      for (const member of ['indexUrl', 'downloadUrl']) {
+        const v = body[member];
+        if (typeof v === 'string') out.push({ pointer: pointerOf('sources', index, kind, member), url: v, source });
+      }
+    } else if (kind === 'git') {
+      if (Array.isArray(body.https)) {
+        body.https.forEach((t, j) => {
+          if (isObject(t) && typeof t.baseUrl === 'string') out.push({ pointer: pointerOf('sources', index, kind, 'https', j, 'baseUrl'), url: t.baseUrl, source });
+        });
+      }
+    } else {
+      for (const { index: j, value } of stringItems(body.urls)) out.push({ pointer: pointerOf('sources', index, kind, 'urls', j), url: value, source });
+    }
+  }
+  return out;
+}
+
+export interface CidrRef {
+  pointer: string;
+  text: string;
+  cidr: ParsedCidr;
+  connection: ConnectionEntry;
+}
+
+/** Every well-formed CIDR of every connection (tls, tcp: ip-or-prefix; udp, icmp: ipv4-or-prefix). */
+export function connectionCidrs(view: PolicyView): CidrRef[] {
+  const out: CidrRef[] = [];
+  for (const connection of view.connections) {
+    const ipv4Only = connection.kind === 'udp' || connection.kind === 'icmp';
+    for (const { index: j, value } of stringItems(connection.body.cidrs)) {
+      if (!(ipv4Only ? isIpv4OrPrefix(value) : isIpOrPrefix(value))) continue;
+      const cidr = parseCidr(value);
+      if (cidr) out.push({ pointer: pointerOf('connections', connection.index, connection.kind, 'cidrs', j), text: value, cidr, connection });
+    }
+  }
+  return out;
+}
+
+export interface HostPatternRef {
+  pointer: string;
+  pattern: string;
+}
+
+/** Every schema-valid host pattern: tls `serverNamePatterns`, tcp `hostPatterns`, git `ssh[].host`. */
+export function hostPatterns(view: PolicyView): HostPatternRef[] {
+  const out: HostPatternRef[] = [];
+  for (const c of view.connections) {
+    const member = c.kind === 'tls' ? 'serverNamePatterns' : c.kind === 'tcp' ? 'hostPatterns' : undefined;
+    if (!member) continue;
+    for (const { index: j, value } of stringItems(c.body[member])) {
+      if (isHostPattern(value)) out.push({ pointer: pointerOf('connections', c.index, c.kind, member, j), pattern: value });
+    }
+  }
+  for (const s of view.sources) {
+    if (s.kind !== 'git' || !Array.isArray(s.body.ssh)) continue;
+    s.body.ssh.forEach((t, j) => {
+      if (isObject(t) && typeof t.host === 'string' && isHostPattern(t.host)) out.push({ pointer: pointerOf('sources', s.index, 'git', 'ssh', j, 'host'), pattern: t.host });
+    });
+  }
+  return out;
+}
+
+/** Quote a user value in a message, shortened when long. */
+export function quote(text: string, max = 80): string {
+  return `\`${text.length > max ? `${text.slice(0, max)}…` : text}\``;
+}
