@@ -36,7 +36,7 @@ describe('netpolicy check (as a process)', () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.files[0].diagnostics.map((d: { code: string }) => d.code)).toEqual(['trailing-comma', 'comment-not-allowed']);
-    expect(out.files[0].diagnostics[1].range).toEqual({ start: { line: 1, character: 20 }, end: { line: 1, character: 40 } });
+    expect(out.files[0].diagnostics[1].range).toEqual({ start: { line: 1, character: 21 }, end: { line: 1, character: 40 } });
   });
 
   it('warnings pass unless --strict', () => {
