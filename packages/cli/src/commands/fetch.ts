@@ -1,12 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  ApiError, NetpolicyClient, NetpolicyError, parseDigest, type ApiResult, type ArtifactKind,
+} from '@netpolicy/client';
 import type { Command } from '../command';
-import { UsageError } from '../io';
+import { EXIT, UsageError, readTextFile, type Io } from '../io';
 
-// Placeholder until the command is implemented (see the open issues).
+const usage = `Usage:
+  netpolicy fetch sbom|trace --repo OWNER/REPO --job-id N [--provider ciprovider] [--output FILE]
+  netpolicy fetch artifact --kind K --digest ALG:HEX [--repository OWNER/REPO] [--output FILE]
+
+Downloads a job's CycloneDX 1.7 SBOM, a job's network trace, or an artifact record (which jobs
+published an artifact) from the job provenance service, checks it, and writes it to stdout
+or FILE. Selectors are checked before any request: --repo OWNER/REPO, --job-id a decimal
+number up to 18446744073709551615, --kind oci_manifest|oci_index|ci_cache, --digest
+sha256:<64 hex> or sha512:<128 hex>; ci_cache needs sha256 and --repository.
+
+Options:
+  --output, -o FILE    write here instead of stdout (atomically: a failure leaves no file)
+  --base-url URL       service base URL (default: $NETPOLICY_BASE_URL); https, or http only
+                       for localhost, 127.0.0.0/8 and ::1
+  --token-file FILE    read the access token from FILE (default: $NETPOLICY_TOKEN); tokens
+                       are never taken as a plain option and never printed
+  --no-validate        do not validate the SBOM as CycloneDX 1.7 (JSON and media type are
+                       still checked)
+  --timeout SECONDS    timeout of one attempt (default 30)
+  --attempts N         attempts in all for 429/502/503/504, timeouts and network errors
+                       (default 4, at least 3 recommended); Retry-After is honoured
+  --quiet              no retry or progress messages on stderr
+
+Environment:
+  NETPOLICY_BASE_URL   base URL when --base-url is not given
+  NETPOLICY_TOKEN      access token when --token-file is not given
+  NETPOLICY_RETRY_BASE_MS, NETPOLICY_TOTAL_TIMEOUT_MS
+                       first backoff delay (default 500) and budget for all attempts
+                       (default 120000), in milliseconds
+
+Examples:
+  NETPOLICY_BASE_URL=https://provenance.example NETPOLICY_TOKEN=... \\
+    netpolicy fetch trace --repo acme/webapp --job-id 1001 -o trace.json
+  netpolicy fetch artifact --kind ci_cache --repository acme/webapp \\
+    --digest sha256:0123...cdef --token-file ~/.netpolicy-token
+
+Exit codes: 0 written; 2 usage error, selector refused locally, insecure base URL,
+unreadable token file; 3 authentication failed (401); 4 not found (404); 5 job not
+terminal (409); 6 service unavailable once retries ran out (5xx, 429, timeout, network
+error); 7 any other API failure (other 4xx, wrong media type, invalid or truncated body,
+invalid CycloneDX, redirect to another origin).
+`;
+
+const WHAT = ['sbom', 'trace', 'artifact'] as const;
+
 export const command: Command = {
   name: 'fetch',
-  summary: '',
-  usage: 'netpolicy fetch: not implemented yet',
-  async run() {
-    throw new UsageError('`netpolicy fetch` is not implemented yet');
+  summary: 'Download a job SBOM or trace, or an artifact record, from the service',
+  usage,
+  async run(args, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        options: {
+          repo: { type: 'string' }, 'job-id': { type: 'string' }, provider: { type: 'string' },
+          kind: { type: 'string' }, digest: { type: 'string' }, repository: { type: 'string' },
+          output: { type: 'string', short: 'o' }, 'base-url': { type: 'string' }, 'token-file': { type: 'string' },
+          'no-validate': { type: 'boolean' }, timeout: { type: 'string' }, attempts: { type: 'string' }, quiet: { type: 'boolean' },
+          token: { type: 'string' },
+        },
+        strict: true,
+        allowPositionals: true,
+      });
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message.replace(/\. To specify.*$/s, '')} (option error)`);
+    }
+    const { values, positionals } = parsed;
+    if (values.token !== undefined) {
+      throw new UsageError('tokens are not taken as a plain option (they would show in process lists and shell history); use NETPOLICY_TOKEN or --token-file FILE');
+    }
+    const what = positionals[0];
+    if (positionals.length !== 1 || !WHAT.includes(what as (typeof WHAT)[number])) {
+      throw new UsageError(`expected one argument, sbom, trace or artifact${what ? `, got ${positionals.join(' ')}` : ''}`);
+    }
+    const jobOpts = ['repo', 'job-id', 'provider'] as const;
+    const artifactOpts = ['kind', 'digest', 'repository'] as const;
+    const misplaced = (what === 'artifact' ? jobOpts : artifactOpts).filter((o) => values[o] !== undefined);
+    if (misplaced.length) throw new UsageError(`option --${misplaced[0]} does not apply to \`fetch ${what}\``);
+    if (values['no-validate'] && what !== 'sbom') throw new UsageError('option --no-validate applies only to `fetch sbom`');
+
+    const baseUrl = values['base-url'] ?? io.env.NETPOLICY_BASE_URL;
+    if (!baseUrl) throw new UsageError('no service base URL: pass --base-url URL or set NETPOLICY_BASE_URL (option missing)');
+    let token: string | undefined;
+    if (values['token-file'] !== undefined) {
+      token = readTextFile(resolve(io.cwd, values['token-file'])).trim();
+      if (token === '') throw new UsageError(`token file ${values['token-file']} is empty`);
+    } else if (io.env.NETPOLICY_TOKEN) {
+      token = io.env.NETPOLICY_TOKEN.trim();
+    }
+    const quiet = values.quiet === true;
+    if (token === undefined && !quiet) io.stderr.write('netpolicy fetch: no token (set NETPOLICY_TOKEN or pass --token-file); the service will likely refuse the request\n');
+
+    const client = makeClient(io, baseUrl, token, values, quiet);
+    let result: ApiResult<unknown>;
+    try {
+      if (what === 'artifact') {
+        if (values.kind === undefined) throw new UsageError('missing option --kind oci_manifest|oci_index|ci_cache');
+        if (values.digest === undefined) throw new UsageError('missing option --digest ALG:HEX');
+        result = await client.findArtifact({ kind: values.kind as ArtifactKind, ...parseDigest(values.digest), repository: values.repository });
+      } else {
+        if (values.repo === undefined) throw new UsageError('missing option --repo OWNER/REPO');
+        if (values['job-id'] === undefined) throw new UsageError('missing option --job-id N');
+        const selector = { provider: values.provider, repo: values.repo, jobId: values['job-id'] };
+        const progress = progressReporter(io, quiet);
+        try {
+          result = what === 'sbom' ? await client.getSbom(selector, { onProgress: progress.update }) : await client.getNetworkTrace(selector, { onProgress: progress.update });
+        } finally {
+          progress.done();
+        }
+      }
+    } catch (error) {
+      return report(io, error, token);
+    }
+
+    const text = result.text.endsWith('\n') ? result.text : `${result.text}\n`;
+    if (values.output === undefined) {
+      io.stdout.write(text);
+    } else {
+      writeAtomically(resolve(io.cwd, values.output), text, values.output);
+      if (!quiet) io.stderr.write(`netpolicy fetch: wrote ${values.output} (${Buffer.byteLength(text)} bytes)\n`);
+    }
+    return EXIT.ok;
   },
 };
+
+function makeClient(io: Io, baseUrl: string, token: string | undefined, values: Record<string, unknown>, quiet: boolean): NetpolicyClient {
+  const number = (name: string, text: string | undefined, min: number): number | undefined => {
+    if (text === undefined || text === '') return undefined;
+    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) < min) throw new UsageError(`${name} must be a number >= ${min}, got ${text}`);
+    return Number(text);
+  };
+  const timeout = number('option --timeout', values.timeout as string | undefined, 0.001);
+  const attempts = number('option --attempts', values.attempts as string | undefined, 1);
+  try {
+    return new NetpolicyClient({
+      baseUrl,
+      token,
+      timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+      maxAttempts: attempts === undefined ? undefined : Math.floor(attempts),
+      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0),
+      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1),
+      sbomValidator: values['no-validate'] ? false : undefined,
+      onRetry: quiet ? undefined : ({ attempt, delayMs, reason }) =>
+        io.stderr.write(`netpolicy fetch: attempt ${attempt} failed (${reason}); retrying in ${(delayMs / 1000).toFixed(1)} s\n`),
+    });
+  } catch (error) {
+    if (error instanceof NetpolicyError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** "downloading 1.2 MiB of 3.4 MiB" on a TTY only, redrawn at most every 100 ms. */
+function progressReporter(io: Io, quiet: boolean) {
+  const enabled = !quiet && io.stderr.isTTY === true;
+  let last = 0;
+  let shown = false;
+  const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+  return {
+    update: enabled ? ({ received, total }: { received: number; total?: number }) => {
+      const now = Date.now();
+      if (now - last < 100 || received < 256 * 1024) return;
+      last = now;
+      shown = true;
+      io.stderr.write(`\rdownloading ${mib(received)}${total ? ` of ${mib(total)}` : ''}\u001b[K`);
+    } : undefined,
+    done: () => { if (shown) io.stderr.write('\r\u001b[K'); },
+  };
+}
+
+function writeAtomically(path: string, text: string, shown: string): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, text, { flag: 'wx', mode: 0o644 });
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new UsageError(`cannot write ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** Exit code per contracts.md for a client error. */
+export function exitCodeFor(error: NetpolicyError): number {
+  switch (error.kind) {
+    case 'selector': case 'config': return EXIT.usage;
+    case 'authentication': return EXIT.auth;
+    case 'not-found': return EXIT.notFound;
+    case 'not-terminal': return EXIT.notTerminal;
+    case 'unavailable': return EXIT.unavailable;
+    default: return EXIT.apiOther;
+  }
+}
+
+function report(io: Io, error: unknown, token: string | undefined): number {
+  if (!(error instanceof NetpolicyError)) throw error;
+  const scrub = (s: string) => (token ? s.split(token).join('[redacted]') : s);
+  const lines = [`netpolicy fetch: ${error.message}`];
+  if (error instanceof ApiError) {
+    if (error.problem && error.problem.type !== 'about:blank') lines.push(`  problem type: ${error.problem.type}`);
+    if (error.kind === 'invalid-response' || error.kind === 'api') for (const r of error.reasons.slice(0, 10)) lines.push(`  - ${r.split('\n')[0].slice(0, 300)}`);
+  }
+  io.stderr.write(`${scrub(lines.join('\n'))}\n`);
+  return exitCodeFor(error);
+}

@@ -1,12 +1,79 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Command } from '../command';
-import { UsageError } from '../io';
+import { EXIT, UsageError } from '../io';
+import { startService } from '../service/server';
 
-// Placeholder until the command is implemented (see the open issues).
+const usage = `Usage: netpolicy serve --data DIR [--port N] [--host 127.0.0.1] [--quiet]
+
+Runs a local implementation of the job provenance service (GET /v1preview1/sbom,
+/v1preview1/network-trace, /v1preview1/artifacts) over a directory of stored records,
+for demos, integration tests and the editor. Bearer tokens come from DIR/tokens.json; every
+error is a problem document (400 malformed selector, 401 token, 404 unknown job or
+artifact, 409 job not terminal, 503 dependency unavailable or stored artifact invalid).
+The directory layout is described in docs/serve.md; fixtures/service is a sample.
+
+Options:
+  --data DIR     directory of records (required)
+  --port N       port to listen on (default 8080; 0 picks a free port)
+  --host ADDR    address to bind (default 127.0.0.1)
+  --quiet        do not log requests on stderr
+
+Prints the listening URL on the first line of stdout. Stops on SIGINT or SIGTERM.
+
+Example:
+  netpolicy serve --data fixtures/service --port 8080 &
+  NETPOLICY_BASE_URL=http://127.0.0.1:8080 NETPOLICY_TOKEN=demo-token-valid \\
+    netpolicy fetch trace --repo acme/webapp --job-id 1001
+
+Exit codes: 0 stopped by a signal; 2 usage error (no --data, unreadable directory, port in use).
+`;
+
 export const command: Command = {
   name: 'serve',
-  summary: '',
-  usage: 'netpolicy serve: not implemented yet',
-  async run() {
-    throw new UsageError('`netpolicy serve` is not implemented yet');
+  summary: 'Run a local implementation of the service over a directory of records',
+  usage,
+  async run(args, io) {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args,
+        options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, quiet: { type: 'boolean' } },
+        strict: true,
+        allowPositionals: false,
+      }));
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message} (option error)`);
+    }
+    if (!values.data) throw new UsageError('missing option --data DIR');
+    const data = resolve(io.cwd, values.data);
+    if (!existsSync(data) || !statSync(data).isDirectory()) throw new UsageError(`cannot read ${values.data}: not a directory`);
+    if (!existsSync(resolve(data, 'tokens.json'))) io.stderr.write(`netpolicy serve: warning: ${values.data}/tokens.json is missing; every request will be refused (401)\n`);
+    let port = 8080;
+    if (values.port !== undefined) {
+      if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new UsageError(`option --port must be 0..65535, got ${values.port}`);
+      port = Number(values.port);
+    }
+    const host = values.host ?? '127.0.0.1';
+    let service;
+    try {
+      service = await startService({ data, port, host, log: values.quiet ? undefined : (line) => io.stderr.write(`${line}\n`) });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot listen on ${host}:${port}: ${code === 'EADDRINUSE' ? 'address in use' : code ?? (error as Error).message}`);
+    }
+    io.stdout.write(`${service.url}\n`);
+    if (!values.quiet) io.stderr.write(`netpolicy serve: serving ${values.data} at ${service.url}/v1preview1 (Ctrl-C to stop)\n`);
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        service.close().then(done, done);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return EXIT.ok;
   },
 };
