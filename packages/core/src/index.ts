@@ -7,3 +7,5 @@ export * from './lint/index';
 export * from './trace/index';
 export * from './eval/index';
 export { policySchema } from './generated/data';
+/** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
+export { policyValidator } from './generated/validators';

@@ -1,0 +1,107 @@
+// Benchmark of `validate` (issue 2): a 10,000-rule policy against
+//  - the peer: vscode-json-languageservice doValidation with the same schema (parse + validate),
+//  - the floor: jsonc-parser parse + the precompiled Ajv validator alone;
+// and `netpolicy check` on a small file as a whole process against `node -e 0`.
+// Figures are ratios measured in the same run; targets from the issue are printed beside them.
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { parse } from 'jsonc-parser';
+import { getLanguageService } from 'vscode-json-languageservice';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { validate, policyValidator } from '../packages/core/dist/index.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const schema = JSON.parse(readFileSync(`${root}schemas/network-policy.schema.json`, 'utf8'));
+
+function policyWithRules(n) {
+  const sources = [];
+  const connections = [];
+  for (let i = 0; i < n; i++) {
+    switch (i % 5) {
+      case 0: sources.push({ pypi: { urls: [`https://pypi-${i}.example/simple`] } }); break;
+      case 1: sources.push({ oci: { urls: [`https://registry-${i}.example`], repositoryPatterns: [`team-${i}/*`], operations: ['pull'] } }); break;
+      case 2: sources.push({ git: { repositoryPatterns: [`org-${i}/**`], https: [{ baseUrl: `https://git-${i}.example` }], ssh: [{ host: `git-${i}.example`, port: 22, user: 'git' }] } }); break;
+      case 3: connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example`], ports: [443] } }); break;
+      default: connections.push({ tcp: { cidrs: [`10.${(i >> 8) & 255}.${i & 255}.0/24`], ports: [5432] } });
+    }
+  }
+  return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections }, null, 2);
+}
+
+function timeIt(fn, { minMs = 1500, minRuns = 5 } = {}) {
+  for (let i = 0; i < 2; i++) fn(); // warm-up
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < minRuns || performance.now() - start < minMs) {
+    globalThis.gc?.();
+    const t = performance.now();
+    fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+const text = policyWithRules(10000);
+console.log(`policy: 10,000 rules, ${(text.length / 1024).toFixed(0)} KiB`);
+
+const ours = validate(text, { fileName: 'p.json' });
+if (ours.diagnostics.length !== 0) throw new Error(`bench policy is not clean: ${ours.diagnostics.slice(0, 3).map((d) => d.message).join('; ')}`);
+
+const ls = getLanguageService({});
+ls.configure({ validate: true, schemas: [{ uri: 'https://netpolicy.dev/schemas/network-policy.schema.json', fileMatch: ['*.json'], schema }] });
+const doc = TextDocument.create('file:///bench/p.json', 'json', 1, text);
+const peerOnce = async () => {
+  const jsonDoc = ls.parseJSONDocument(doc);
+  return ls.doValidation(doc, jsonDoc, { schemaValidation: 'error' }, schema);
+};
+const peerDiagnostics = await peerOnce();
+if (peerDiagnostics.length !== 0) console.log(`note: peer reported ${peerDiagnostics.length} diagnostics`);
+
+// The peer is async (its schema service); await it inside the timer for an honest comparison.
+async function timeAsync(fn, { minMs = 1500, minRuns = 5 } = {}) {
+  for (let i = 0; i < 2; i++) await fn();
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < minRuns || performance.now() - start < minMs) {
+    globalThis.gc?.();
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+const floor = timeIt(() => { const v = parse(text); if (!policyValidator(v)) throw new Error('invalid'); });
+const schemaOnly = timeIt(() => validate(text, { fileName: 'p.json', lint: false }));
+const full = timeIt(() => validate(text, { fileName: 'p.json' }));
+const peer = await timeAsync(peerOnce);
+
+const row = (name, ms, note = '') => console.log(`${name.padEnd(48)} ${ms.toFixed(2).padStart(9)} ms  ${note}`);
+row('floor: jsonc-parser parse + precompiled Ajv', floor);
+row('netpolicy validate (parse, keys, schema)', schemaOnly, `${(schemaOnly / floor).toFixed(2)}x floor (target <= 2x), ${(schemaOnly / peer).toFixed(3)}x peer (target <= 0.5x)`);
+row('netpolicy validate + all lint rules', full, `${(full / floor).toFixed(2)}x floor, ${(full / peer).toFixed(3)}x peer`);
+row('peer: vscode-json-languageservice doValidation', peer);
+
+// Whole process: `netpolicy check` on a small file against `node -e 0`.
+const dir = `${root}.bench-data`;
+mkdirSync(dir, { recursive: true });
+writeFileSync(`${dir}/small.netpolicy.json`, readFileSync(`${root}fixtures/policies/every-kind.netpolicy.json`));
+const bin = `${root}packages/cli/bin/netpolicy.js`;
+function timeProcess(args, runs = 15) {
+  const samples = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+    if (r.status !== 0 && args[0] === bin) throw new Error(`check exited ${r.status}`);
+    if (i >= 2) samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+const nodeEmpty = timeProcess(['-e', '0']);
+const check = timeProcess([bin, 'check', `${dir}/small.netpolicy.json`]);
+row('process: node -e 0', nodeEmpty);
+row('process: netpolicy check small.netpolicy.json', check, `${(check / nodeEmpty).toFixed(2)}x node -e 0 (target <= 3x)`);
