@@ -32,6 +32,6 @@ describe('broad-cidr', () => {
 
   test('the size of a wide but not whole prefix is stated exactly', () => {
     const [f] = run(broadCidr, { connections: [{ tcp: { cidrs: ['2000::/3'] } }] });
-    expect(f.message).toContain('2^125'.length ? (1n << 125n).toString() : '');
+    expect(f.message).toContain((1n << 125n).toString());
   });
 });
