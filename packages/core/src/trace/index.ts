@@ -1,2 +1,5 @@
-// Filled in by the trace work; see ARCHITECTURE.md.
-export {};
+export * from './types';
+export * from './fields';
+export { TraceError, normaliseObservation, normaliseJob } from './normalise';
+export { TraceReader, type TraceReaderOptions } from './scanner';
+export * from './reader';

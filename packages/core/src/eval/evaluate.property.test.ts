@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Policy } from '../policy/types';
+import type { Access } from './access';
+import { compilePolicy } from './evaluate';
+import { evaluateNaive } from './naive';
+import { loadPresetCatalog } from '../presets/catalog';
+
+// Small alphabets so random rules and random accesses collide often.
+const label = fc.constantFrom('a', 'b', 'example', 'com', 'io', 'x-1');
+const host = fc.array(label, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('.'));
+const hostPattern = fc.tuple(fc.boolean(), host).map(([w, h]) => (w ? `*.${h}` : h));
+const hostCase = fc.tuple(host, fc.boolean(), fc.boolean()).map(([h, up, dot]) => `${up ? h.toUpperCase() : h}${dot ? '.' : ''}`);
+const port = fc.constantFrom(22, 80, 443, 8080);
+const scheme = fc.constantFrom('http', 'https');
+const segment = fc.constantFrom('simple', 'v2', 'org', 'repo', 'repo.git', 'info', 'refs', 'manifests', 'blobs', 'tags', 'x', '');
+const path = fc.array(segment, { maxLength: 5 }).map((s) => '/' + s.join('/'));
+const urlText = fc.tuple(scheme, host, fc.option(port, { nil: undefined }), path).map(([s, h, p, pa]) => `${s}://${h}${p ? `:${p}` : ''}${pa === '/' ? '' : pa}`);
+const ipv4 = fc.tuple(fc.constantFrom(10, 192), fc.constantFrom(0, 168), fc.constantFrom(0, 1), fc.integer({ min: 0, max: 3 })).map((b) => b.join('.'));
+const cidr = fc.tuple(ipv4, fc.constantFrom(8, 16, 24, 30, 32)).map(([ip, n]) => `${ip}/${n}`);
+const repoPattern = fc.constantFrom('org/*', 'org/repo', '**', 'other/**', 'org/**/x');
+const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+const uniq = <T>(arb: fc.Arbitrary<T>) => fc.uniqueArray(arb, { minLength: 1, maxLength: 3 });
+
+const source = fc.oneof(
+  fc.record({ pypi: fc.record({ urls: uniq(urlText) }) }),
+  fc.record({ npm: fc.record({ urls: uniq(urlText) }) }),
+  fc.record({ cargo: fc.record({ indexUrl: urlText, downloadUrl: urlText }) }),
+  fc.record({ oci: fc.record({ urls: uniq(urlText), repositoryPatterns: opt(uniq(repoPattern)), operations: uniq(fc.constantFrom('pull', 'push', 'delete')) }, { requiredKeys: ['urls', 'operations'] }) }),
+  fc.record({ git: fc.record({
+    repositoryPatterns: opt(uniq(repoPattern)),
+    https: opt(uniq(urlText.map((baseUrl) => ({ baseUrl })))),
+    ssh: opt(uniq(fc.record({ host: hostPattern, port, user: opt(fc.constantFrom('git', 'bot')) }, { requiredKeys: ['host', 'port'] }))),
+  }, { requiredKeys: [] }) }),
+);
+const connection = fc.oneof(
+  fc.record({ tls: fc.record({ serverNamePatterns: opt(uniq(hostPattern)), cidrs: opt(uniq(cidr)), ports: uniq(port), alpn: opt(fc.uniqueArray(fc.constantFrom('h2', 'http/1.1'), { maxLength: 2 })) }, { requiredKeys: ['ports'] }) }),
+  fc.record({ tcp: fc.record({ hostPatterns: opt(uniq(hostPattern)), cidrs: opt(uniq(cidr)), ports: opt(fc.uniqueArray(port, { maxLength: 2 })) }, { requiredKeys: [] }) }),
+);
+const policy: fc.Arbitrary<Policy> = fc.record({
+  default: opt(fc.constantFrom('deny' as const, 'allow' as const)),
+  presets: opt(fc.uniqueArray(fc.constantFrom('pypi', 'npm', 'forge-a', 'cargo', 'golang') as fc.Arbitrary<any>, { maxLength: 3 })),
+  sources: opt(fc.array(source, { maxLength: 5 })),
+  connections: opt(fc.array(connection, { maxLength: 5 })),
+}, { requiredKeys: [] }) as fc.Arbitrary<Policy>;
+
+const access: fc.Arbitrary<Access> = fc.oneof(
+  fc.record({ kind: fc.constant('http' as const), method: fc.constantFrom('GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'), url: fc.oneof(urlText, fc.constantFrom('https://pypi.org/simple/x/', 'https://files.pythonhosted.org/packages/a.whl', 'https://registry.npmjs.org/x')), remoteIp: opt(ipv4) }, { requiredKeys: ['kind', 'method', 'url'] }),
+  fc.record({ kind: fc.constant('tls' as const), serverName: opt(fc.oneof(hostCase, fc.constant('pypi.org'))), alpn: opt(fc.uniqueArray(fc.constantFrom('h2', 'http/1.1'), { maxLength: 2 })), remoteIp: opt(ipv4), port, hostnames: opt(fc.array(hostCase, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
+  fc.record({ kind: fc.constant('tcp' as const), remoteIp: opt(ipv4), port, hostnames: opt(fc.array(hostCase, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
+  fc.record({ kind: fc.constant('ssh' as const), host: hostCase, port, user: opt(fc.constantFrom('git', 'bot')), repositoryPath: opt(fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', 'org/sub/x')) }, { requiredKeys: ['kind', 'host', 'port'] }),
+);
+
+describe('indexed evaluator agrees with the naive reference evaluator', () => {
+  it('same verdict, rule and certainty on random policies and accesses', () => {
+    fc.assert(
+      fc.property(policy, fc.array(access, { minLength: 1, maxLength: 10 }), (p, accesses) => {
+        const compiled = compilePolicy(p);
+        for (const a of accesses) expect(compiled.evaluate(a)).toEqual(evaluateNaive(p, a));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('agrees with a user catalog that fills in an opaque preset', () => {
+    const catalog = loadPresetCatalog({ presets: [{ name: 'forge-a', description: 'x', known: { sources: [{ git: { https: [{ baseUrl: 'https://example.com' }] } }], connections: [{ tcp: { hostPatterns: ['*.a'] } }] } }] });
+    fc.assert(
+      fc.property(policy, access, (p, a) => {
+        expect(compilePolicy(p, { catalog }).evaluate(a)).toEqual(evaluateNaive(p, a, { catalog }));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

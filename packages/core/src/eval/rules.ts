@@ -1,0 +1,276 @@
+/**
+ * The rules of a policy as the evaluation model sees them (decisions.md D4), in reporting order:
+ * sources (document order), connections (document order), enabled presets (catalog order).
+ * Each entry is one way a rule can permit an access; the predicates here are shared by the
+ * indexed evaluator (which verifies its index candidates with them) and the naive one.
+ */
+import { matchHostPattern, normaliseHost } from '../formats/host-pattern';
+import { parseAddress, parseCidr, samePrefix, type ParsedCidr } from '../formats/ip';
+import { matchRepositoryPattern } from '../formats/repository-pattern';
+import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
+import { HTTP_SOURCE_KINDS, type Connection, type Policy, type Source } from '../policy/types';
+import { parseUrl, type ParsedUrl } from './url';
+
+export interface RuleRef {
+  /** Position in reporting order: lower wins. */
+  order: number;
+  /** `/sources/N`, `/connections/N` or `preset:<name>`. */
+  id: string;
+}
+
+/** A URL of a source: covers requests by prefix, plus the kind's own condition. */
+export interface UrlEntry extends RuleRef {
+  url: ParsedUrl;
+  kind: 'http' | 'oci' | 'git';
+  operations?: ReadonlySet<string>;
+  repositoryPatterns?: readonly string[];
+}
+
+/** A `tls` or `tcp` connection rule. */
+export interface ConnEntry extends RuleRef {
+  kind: 'tls' | 'tcp';
+  /** Lower-cased `serverNamePatterns` (tls) or `hostPatterns` (tcp), when stated. */
+  names?: readonly string[];
+  cidrs?: readonly ParsedCidr[];
+  ports?: ReadonlySet<number>;
+  alpn?: readonly string[];
+}
+
+/** The connection a source implies to the host and port of one of its URLs. */
+export interface ImpliedEntry extends RuleRef { host: string; port: number }
+
+/** An `ssh` transport of a git source. */
+export interface SshEntry extends RuleRef {
+  host: string;
+  port: number;
+  user?: string;
+  repositoryPatterns?: readonly string[];
+}
+
+export interface PolicyRules {
+  urls: UrlEntry[];
+  conns: ConnEntry[];
+  implied: ImpliedEntry[];
+  ssh: SshEntry[];
+  defaultAllow: boolean;
+  /** An enabled preset has unknown contents: denials are uncertain. */
+  opaque: boolean;
+  /** Names of the enabled opaque presets. */
+  opaqueNames: string[];
+  /** All rule ids in order (for reports). */
+  refs: RuleRef[];
+}
+
+export interface EvalOptions {
+  catalog?: PresetCatalog;
+}
+
+const HTTP_KINDS = new Set<string>([...HTTP_SOURCE_KINDS, 'apt']);
+
+function addSource(out: PolicyRules, source: Source, ref: RuleRef): void {
+  const kind = Object.keys(source ?? {})[0];
+  const body = (source as Record<string, any>)[kind] ?? {};
+  const addUrl = (text: unknown, entry: Omit<UrlEntry, 'url' | 'order' | 'id'>) => {
+    if (typeof text !== 'string') return;
+    const url = parseUrl(text);
+    if (!url) return;
+    out.urls.push({ ...ref, url, ...entry });
+    out.implied.push({ ...ref, host: url.host, port: url.port });
+  };
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const patterns = Array.isArray(body.repositoryPatterns) ? body.repositoryPatterns.filter((p: unknown) => typeof p === 'string') : undefined;
+  if (HTTP_KINDS.has(kind)) {
+    for (const u of list(body.urls)) addUrl(u, { kind: 'http' });
+  } else if (kind === 'cargo') {
+    addUrl(body.indexUrl, { kind: 'http' });
+    addUrl(body.downloadUrl, { kind: 'http' });
+  } else if (kind === 'oci') {
+    const operations = new Set<string>(list(body.operations).filter((o): o is string => typeof o === 'string'));
+    for (const u of list(body.urls)) addUrl(u, { kind: 'oci', operations, repositoryPatterns: patterns });
+  } else if (kind === 'git') {
+    for (const h of list(body.https)) addUrl((h as any)?.baseUrl, { kind: 'git', repositoryPatterns: patterns });
+    for (const t of list(body.ssh)) {
+      const s = t as Record<string, unknown>;
+      if (typeof s?.host !== 'string' || typeof s.port !== 'number') continue;
+      out.ssh.push({ ...ref, host: s.host.toLowerCase(), port: s.port, user: typeof s.user === 'string' ? s.user : undefined, repositoryPatterns: patterns });
+    }
+  }
+}
+
+function addConnection(out: PolicyRules, connection: Connection, ref: RuleRef): void {
+  const kind = Object.keys(connection ?? {})[0];
+  if (kind !== 'tls' && kind !== 'tcp') return; // udp and icmp have no observation kind
+  const body = (connection as Record<string, any>)[kind] ?? {};
+  const namesRaw = kind === 'tls' ? body.serverNamePatterns : body.hostPatterns;
+  const names = Array.isArray(namesRaw) ? namesRaw.filter((n: unknown) => typeof n === 'string').map((n: string) => n.toLowerCase()) : undefined;
+  const cidrs = Array.isArray(body.cidrs) ? body.cidrs.map((c: unknown) => (typeof c === 'string' ? parseCidr(c) : undefined)).filter((c: ParsedCidr | undefined): c is ParsedCidr => c !== undefined) : undefined;
+  const ports = Array.isArray(body.ports) && body.ports.length > 0 ? new Set<number>(body.ports) : undefined;
+  const alpn = kind === 'tls' && Array.isArray(body.alpn) && body.alpn.length > 0 ? body.alpn : undefined;
+  out.conns.push({ ...ref, kind, names, cidrs, ports, alpn });
+}
+
+function addFragment(out: PolicyRules, fragment: { sources?: Source[]; connections?: Connection[] }, ref: RuleRef): void {
+  for (const s of fragment.sources ?? []) addSource(out, s, ref);
+  for (const c of fragment.connections ?? []) addConnection(out, c, ref);
+}
+
+/** The names of the presets a policy enables (all when `presets` is absent), in catalog order. */
+export function enabledPresets(policy: Policy, catalog: PresetCatalog): { name: string; known?: PresetCatalog['presets'][number]['known'] }[] {
+  if (policy.presets === undefined) return catalog.presets.map((p) => ({ name: p.name, known: p.opaque ? undefined : p.known }));
+  const wanted = new Set<string>(policy.presets);
+  const result = catalog.presets.filter((p) => wanted.has(p.name)).map((p) => ({ name: p.name, known: p.opaque ? undefined : p.known }));
+  for (const name of policy.presets) if (!catalog.byName.has(name)) result.push({ name, known: undefined });
+  return result;
+}
+
+/** Flattens a policy (and its enabled presets) into entries in reporting order. */
+export function policyRules(policy: Policy, options: EvalOptions = {}): PolicyRules {
+  const catalog = options.catalog ?? defaultPresetCatalog;
+  const out: PolicyRules = { urls: [], conns: [], implied: [], ssh: [], defaultAllow: policy.default === 'allow', opaque: false, opaqueNames: [], refs: [] };
+  let order = 0;
+  (policy.sources ?? []).forEach((s, i) => {
+    const ref = { order: order++, id: `/sources/${i}` };
+    out.refs.push(ref);
+    addSource(out, s, ref);
+  });
+  (policy.connections ?? []).forEach((c, i) => {
+    const ref = { order: order++, id: `/connections/${i}` };
+    out.refs.push(ref);
+    addConnection(out, c, ref);
+  });
+  for (const preset of enabledPresets(policy, catalog)) {
+    const ref = { order: order++, id: `preset:${preset.name}` };
+    out.refs.push(ref);
+    if (preset.known) addFragment(out, preset.known, ref);
+    else { out.opaque = true; out.opaqueNames.push(preset.name); }
+  }
+  return out;
+}
+
+// ---- Predicates (D4) ----------------------------------------------------------------------
+
+const ipCache = new Map<string, { version: 4 | 6; bytes: number[] } | null>();
+
+/** Parses a recorded address, memoised (traces repeat a few addresses many times). */
+export function addressOf(text: string | undefined): { version: 4 | 6; bytes: number[] } | undefined {
+  if (text === undefined) return undefined;
+  let hit = ipCache.get(text);
+  if (hit === undefined) {
+    hit = parseAddress(text) ?? null;
+    if (ipCache.size > 10000) ipCache.clear();
+    ipCache.set(text, hit);
+  }
+  return hit ?? undefined;
+}
+
+export function cidrsContain(cidrs: readonly ParsedCidr[], address: { version: 4 | 6; bytes: number[] } | undefined): boolean {
+  if (!address) return false;
+  for (const c of cidrs) if (c.version === address.version && samePrefix(c.bytes, address.bytes, c.prefix)) return true;
+  return false;
+}
+
+export function anyNameMatches(patterns: readonly string[], names: readonly (string | undefined)[]): boolean {
+  for (const n of names) {
+    if (n === undefined) continue;
+    for (const p of patterns) if (matchHostPattern(p, n)) return true;
+  }
+  return false;
+}
+
+export type OciOperation = 'pull' | 'push' | 'delete';
+
+export function ociOperation(method: string): OciOperation | undefined {
+  switch (method.toUpperCase()) {
+    case 'GET': case 'HEAD': return 'pull';
+    case 'POST': case 'PUT': case 'PATCH': return 'push';
+    case 'DELETE': return 'delete';
+    default: return undefined;
+  }
+}
+
+const OCI_ENDPOINTS = new Set(['manifests', 'blobs', 'tags', 'referrers']);
+
+/**
+ * The repository `<name>` of a registry API path `/v2/<name>/(manifests|blobs|tags|referrers)/...`,
+ * '' for `/v2/` itself, undefined for any other path.
+ */
+export function ociRepository(path: string): string | undefined {
+  if (path === '/v2/' || path === '/v2') return '';
+  if (!path.startsWith('/v2/')) return undefined;
+  const segs = path.slice(4).split('/');
+  for (let k = 1; k < segs.length - 1; k++) {
+    if (OCI_ENDPOINTS.has(segs[k])) {
+      for (let j = 0; j < k; j++) if (segs[j] === '') return undefined;
+      return segs.slice(0, k).join('/');
+    }
+  }
+  return undefined;
+}
+
+/** The repository path of a git smart-HTTP request below a base path (D4). */
+export function gitRepository(basePath: string, path: string): string {
+  const base = basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
+  const rest = path.slice(base.length);
+  let end = rest.length;
+  for (const marker of ['/info/refs', '/git-upload-pack', '/git-receive-pack']) {
+    const at = rest.indexOf(marker);
+    if (at >= 0 && at < end) end = at;
+  }
+  let from = 0;
+  while (true) {
+    const at = rest.indexOf('.git', from);
+    if (at < 0 || at >= end) break;
+    if (at + 4 === rest.length || rest.charCodeAt(at + 4) === 47) { end = at; break; }
+    from = at + 1;
+  }
+  return rest.slice(0, end);
+}
+
+function patternsAllow(patterns: readonly string[] | undefined, path: string | undefined): boolean {
+  if (patterns === undefined) return true;
+  if (path === undefined) return false;
+  for (const p of patterns) if (matchRepositoryPattern(p, path)) return true;
+  return false;
+}
+
+/** The kind-specific condition of a URL entry that already covers the request URL. */
+export function urlEntryPermits(e: UrlEntry, method: string, url: ParsedUrl): boolean {
+  if (e.kind === 'http') return true;
+  if (e.kind === 'oci') {
+    const name = ociRepository(url.path);
+    if (name === undefined) return false;
+    const op = ociOperation(method);
+    if (op === undefined || !e.operations!.has(op)) return false;
+    return name === '' || patternsAllow(e.repositoryPatterns, name);
+  }
+  return patternsAllow(e.repositoryPatterns, gitRepository(e.url.path, url.path));
+}
+
+/** Does a connection rule permit an HTTP request (a request sent over the connection it permits)? */
+export function connPermitsRequest(e: ConnEntry, url: ParsedUrl, remoteIp: string | undefined): boolean {
+  if (e.kind === 'tls') {
+    if (url.scheme !== 'https' || e.alpn !== undefined) return false;
+  } else if (url.scheme !== 'https' && url.scheme !== 'http') return false;
+  if (e.names && !anyNameMatches(e.names, [url.host])) return false;
+  if (e.cidrs && !cidrsContain(e.cidrs, addressOf(remoteIp))) return false;
+  if (e.ports && !e.ports.has(url.port)) return false;
+  return true;
+}
+
+/** Does a connection rule permit a TCP connection (`tls`: the connection carries TLS)? */
+export function connPermitsConnection(e: ConnEntry, a: { serverName?: string; alpn?: readonly string[]; remoteIp?: string; port: number; hostnames?: readonly string[] }, tls: boolean): boolean {
+  if (e.kind === 'tls') {
+    if (!tls) return false;
+    if (e.names && (a.serverName === undefined || !anyNameMatches(e.names, [a.serverName]))) return false;
+    if (e.alpn && !(a.alpn ?? []).some((x) => e.alpn!.includes(x))) return false;
+  } else if (e.names && !anyNameMatches(e.names, a.hostnames ?? [])) return false;
+  if (e.cidrs && !cidrsContain(e.cidrs, addressOf(a.remoteIp))) return false;
+  if (e.ports && !e.ports.has(a.port)) return false;
+  return true;
+}
+
+export function sshPermits(e: SshEntry, a: { host: string; port: number; user?: string; repositoryPath?: string }): boolean {
+  return matchHostPattern(e.host, a.host) && e.port === a.port && (e.user === undefined || e.user === a.user) && patternsAllow(e.repositoryPatterns, a.repositoryPath);
+}
+
+export { normaliseHost };

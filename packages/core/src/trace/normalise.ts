@@ -1,0 +1,177 @@
+/**
+ * Turns one parsed observation (snake_case or camelCase members) into the internal shape,
+ * checking types. Unknown members are kept in `extra`; a `__proto__` key is kept as data,
+ * never as a prototype.
+ */
+import { camelOf, COMMON_MEMBERS, JOB_MEMBERS, PROTOCOL_MEMBERS, REQUIRED_MEMBERS, TOP_MEMBERS, type MemberSpec, type MemberType } from './fields';
+import type { AnyObservation, TraceHeader, TraceJob } from './types';
+
+/** A trace that cannot be read: says where (observation index, member) and what is wrong. */
+export class TraceError extends Error {
+  constructor(message: string, readonly observationIndex?: number, readonly member?: string) {
+    super(message);
+    this.name = 'TraceError';
+  }
+}
+
+interface CompiledMember { snake: string; camel: string; type: MemberType }
+
+function compile(specs: readonly MemberSpec[]): CompiledMember[] {
+  return specs.map(([snake, type]) => ({ snake, camel: camelOf(snake), type }));
+}
+
+const common = compile(COMMON_MEMBERS);
+const byProtocol = new Map(Object.entries(PROTOCOL_MEMBERS).map(([p, specs]) => [p, compile(specs)]));
+const jobMembers = compile(JOB_MEMBERS);
+const topMembers = compile(TOP_MEMBERS);
+
+const TYPE_TEXT: Record<MemberType, string> = {
+  string: 'a string',
+  decimal: 'a decimal string (digits only; 64-bit counters are sent as strings)',
+  integer: 'an integer',
+  boolean: 'true or false',
+  strings: 'an array of strings',
+};
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
+  if (typeof value === 'number') return `the number ${value}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+function isDecimal(s: string): boolean {
+  if (s.length === 0 || s.length > 40) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function checkType(value: unknown, type: MemberType): boolean {
+  switch (type) {
+    case 'string': return typeof value === 'string';
+    case 'decimal': return typeof value === 'string' && isDecimal(value);
+    case 'integer': return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'boolean': return typeof value === 'boolean';
+    case 'strings': {
+      if (!Array.isArray(value)) return false;
+      for (const item of value) if (typeof item !== 'string') return false;
+      return true;
+    }
+  }
+}
+
+function setData(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/**
+ * Copies the known members of `raw` into `out` (camelCase), checks their types, and returns the
+ * number of raw keys consumed. `where` names the object in errors.
+ */
+function readMembers(raw: Record<string, unknown>, members: CompiledMember[], out: Record<string, unknown>, where: (member: string) => string, index?: number): number {
+  let consumed = 0;
+  for (let m = 0; m < members.length; m++) {
+    const spec = members[m];
+    let name = spec.snake;
+    let value = raw[name];
+    if (value === undefined && spec.camel !== name) {
+      name = spec.camel;
+      value = raw[name];
+    }
+    if (value === undefined) continue;
+    consumed++;
+    if (spec.camel !== spec.snake && raw[spec.camel] !== undefined && name === spec.snake) consumed++;
+    if (value === null) continue; // null is treated as absent
+    if (!checkType(value, spec.type)) {
+      throw new TraceError(`${where(name)}: \`${name}\` must be ${TYPE_TEXT[spec.type]}, got ${describe(value)}`, index, name);
+    }
+    out[spec.camel] = spec.type === 'strings' ? (value as string[]).slice() : value;
+  }
+  return consumed;
+}
+
+function collectExtra(raw: Record<string, unknown>, members: CompiledMember[][]): Record<string, unknown> | undefined {
+  let extra: Record<string, unknown> | undefined;
+  for (const key of Object.keys(raw)) {
+    let known = false;
+    for (const list of members) {
+      for (const m of list) if (m.snake === key || m.camel === key) { known = true; break; }
+      if (known) break;
+    }
+    if (!known) setData((extra ??= {}), key, raw[key]);
+  }
+  return extra;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Normalises observation number `index` (zero-based) of a trace. */
+export function normaliseObservation(raw: unknown, index: number): AnyObservation {
+  const where = (_member: string) => `observation ${index}${typeof (raw as any)?.sequence === 'number' ? ` (sequence ${(raw as any).sequence})` : ''}`;
+  if (!isPlainObject(raw)) throw new TraceError(`observation ${index}: must be an object, got ${describe(raw)}`, index);
+  const out: Record<string, unknown> = { index };
+  let consumed = readMembers(raw, common, out, where, index);
+  const protocol = out.protocol as string | undefined;
+  if (protocol === undefined) throw new TraceError(`${where('')}: missing member \`protocol\` (http, dns, tcp or ssh_git)`, index, 'protocol');
+  const specific = byProtocol.get(protocol);
+  if (specific) {
+    consumed += readMembers(raw, specific, out, where, index);
+    const required = REQUIRED_MEMBERS[protocol];
+    if (required) {
+      for (const snake of required) {
+        if (out[camelOf(snake)] === undefined) throw new TraceError(`${where('')}: ${protocol} observation is missing member \`${snake}\``, index, snake);
+      }
+    }
+  }
+  if (out.sequence === undefined) out.sequence = index;
+  if (Object.keys(raw).length !== consumed) {
+    const extra = collectExtra(raw, specific ? [common, specific] : [common]);
+    if (extra) out.extra = extra;
+  }
+  return out as unknown as AnyObservation;
+}
+
+const MAX_U64 = 18446744073709551615n;
+
+function checkJobId(value: string | undefined, member: string): void {
+  if (value === undefined) return;
+  if ((value.length > 1 && value[0] === '0') || BigInt(value) > MAX_U64) {
+    throw new TraceError(`job: \`${member}\` must be a decimal string from 0 to 18446744073709551615 without leading zeros, got ${JSON.stringify(value)}`, undefined, member);
+  }
+}
+
+/** Normalises the job metadata object. */
+export function normaliseJob(raw: unknown): TraceJob {
+  if (!isPlainObject(raw)) throw new TraceError(`job: must be an object, got ${describe(raw)}`, undefined, 'job');
+  const out: Record<string, unknown> = {};
+  readMembers(raw, jobMembers, out, () => 'job');
+  checkJobId(out.jobId as string | undefined, 'job_id');
+  checkJobId(out.runId as string | undefined, 'run_id');
+  const extra = collectExtra(raw, [jobMembers]);
+  if (extra) out.extra = extra;
+  return out as TraceJob;
+}
+
+/** Adds one top-level member (other than `observations`) to a header. */
+export function addHeaderMember(header: TraceHeader, key: string, value: unknown): void {
+  if (key === 'job') {
+    if (value !== null) header.job = normaliseJob(value);
+    return;
+  }
+  for (const m of topMembers) {
+    if (key === m.snake || key === m.camel) {
+      if (value === null) return;
+      if (!checkType(value, m.type)) throw new TraceError(`\`${key}\` must be ${TYPE_TEXT[m.type]}, got ${describe(value)}`, undefined, key);
+      (header as Record<string, unknown>)[m.camel] = value;
+      return;
+    }
+  }
+  setData((header.extra ??= {}), key, value);
+}

@@ -1,0 +1,217 @@
+/**
+ * A streaming reader of the trace document. It never builds the whole parsed document: a small
+ * hand-written scanner finds the boundaries of each element of `observations` (tracking strings,
+ * escapes and nesting depth) and JSON.parse's that element alone. Other top-level members are
+ * small and parsed whole. Text arrives in chunks of any size.
+ */
+import { addHeaderMember, normaliseObservation, TraceError } from './normalise';
+import type { AnyObservation, TraceHeader } from './types';
+
+export interface TraceReaderOptions {
+  /** Deepest nesting allowed inside one value (default 64). */
+  maxDepth?: number;
+  /** Largest text of one observation or top-level member, in characters (default 16 MiB). */
+  maxValueLength?: number;
+}
+
+const START = 0, KEY = 1, COLON = 2, VALUE = 3, ELEMENTS = 4, DONE = 5;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+export class TraceReader {
+  /** Top-level members other than `observations`, complete once `end()` has returned. */
+  readonly header: TraceHeader = {};
+  /** Number of observations read so far. */
+  count = 0;
+  private buf = '';
+  private pos = 0;
+  private dropped = 0;
+  private phase = START;
+  private afterMember = false;
+  private afterElement = false;
+  private key = '';
+  private sawObservations = false;
+  private capturing = false;
+  private capStart = 0;
+  private capDepth = 0;
+  private capInStr = false;
+  private capPrimitive = false;
+  private readonly maxDepth: number;
+  private readonly maxValueLength: number;
+
+  constructor(options: TraceReaderOptions = {}) {
+    this.maxDepth = options.maxDepth ?? 64;
+    this.maxValueLength = options.maxValueLength ?? 16 * 1024 * 1024;
+  }
+
+  /** Feeds text; calls `emit` for every observation completed by it, in order. */
+  write(text: string, emit: (observation: AnyObservation) => void): void {
+    // After the previous write the buffer starts at the first character still needed.
+    this.buf += text;
+    this.run(emit, false);
+    const keep = this.capturing ? this.capStart : this.pos;
+    if (this.capturing && this.buf.length - this.capStart > this.maxValueLength) {
+      throw this.error(`a value longer than ${this.maxValueLength} characters (observation ${this.count})`);
+    }
+    if (keep > 0) {
+      this.buf = this.buf.slice(keep);
+      this.dropped += keep;
+      this.pos -= keep;
+      this.capStart -= keep;
+    }
+  }
+
+  /** Ends the input: checks that the document is complete. */
+  end(emit: (observation: AnyObservation) => void = () => {}): TraceHeader {
+    this.run(emit, true);
+    if (this.phase !== DONE) throw this.error('the trace ends before the document is complete (truncated file?)');
+    if (!this.sawObservations) throw new TraceError('the trace has no `observations` array');
+    return this.header;
+  }
+
+  private error(message: string): TraceError {
+    return new TraceError(`invalid trace JSON at character ${this.dropped + this.pos}: ${message}`);
+  }
+
+  private run(emit: (observation: AnyObservation) => void, final: boolean): void {
+    const buf = this.buf;
+    const n = buf.length;
+    while (true) {
+      if (this.capturing) {
+        if (!this.scanCapture(final)) return;
+        this.capturing = false;
+        const text = buf.slice(this.capStart, this.pos);
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (e) {
+          const what = this.phase === ELEMENTS ? `observation ${this.count}` : `member \`${this.key}\``;
+          throw new TraceError(`invalid trace JSON in ${what}: ${(e as Error).message}`, this.phase === ELEMENTS ? this.count : undefined);
+        }
+        if (this.phase === ELEMENTS) {
+          emit(normaliseObservation(value, this.count++));
+          this.afterElement = true;
+        } else {
+          addHeaderMember(this.header, this.key, value);
+          this.phase = KEY;
+          this.afterMember = true;
+        }
+        continue;
+      }
+      let i = this.pos;
+      while (i < n && isSpace(buf.charCodeAt(i))) i++;
+      this.pos = i;
+      if (i >= n) return;
+      const c = buf.charCodeAt(i);
+      switch (this.phase) {
+        case START:
+          if (c !== 123) throw this.error('a trace document is a JSON object (`{`)');
+          this.phase = KEY;
+          this.pos = i + 1;
+          break;
+        case KEY: {
+          if (c === 125) { this.phase = DONE; this.pos = i + 1; break; }
+          if (c === 44 && this.afterMember) { this.afterMember = false; this.pos = i + 1; break; }
+          if (c !== 34 || this.afterMember) throw this.error('expected a member name or `}`');
+          const close = this.stringEnd(i + 1);
+          if (close < 0) return; // wait for the rest of the name
+          this.key = JSON.parse(buf.slice(i, close + 1));
+          this.phase = COLON;
+          this.pos = close + 1;
+          break;
+        }
+        case COLON:
+          if (c !== 58) throw this.error('expected `:`');
+          this.phase = VALUE;
+          this.pos = i + 1;
+          break;
+        case VALUE:
+          if (this.key === 'observations') {
+            if (c !== 91) throw new TraceError('`observations` must be an array');
+            this.sawObservations = true;
+            this.phase = ELEMENTS;
+            this.afterElement = false;
+            this.pos = i + 1;
+          } else {
+            this.startCapture(i, c);
+          }
+          break;
+        case ELEMENTS:
+          if (c === 93) { this.phase = KEY; this.afterMember = true; this.pos = i + 1; break; }
+          if (c === 44 && this.afterElement) { this.afterElement = false; this.pos = i + 1; break; }
+          if (this.afterElement) throw this.error('expected `,` or `]` after an observation');
+          this.startCapture(i, c);
+          break;
+        case DONE:
+          throw this.error('unexpected text after the end of the document');
+      }
+    }
+  }
+
+  private startCapture(i: number, c: number): void {
+    this.capturing = true;
+    this.capStart = i;
+    this.capDepth = 0;
+    this.capInStr = false;
+    this.capPrimitive = !(c === 123 || c === 91 || c === 34);
+    this.pos = i;
+  }
+
+  /** Index of the closing quote of a string whose body starts at `from`, or -1 when not yet in the buffer. */
+  private stringEnd(from: number): number {
+    const buf = this.buf;
+    let q = buf.indexOf('"', from);
+    while (q >= 0) {
+      let b = q - 1, count = 0;
+      while (b >= from && buf.charCodeAt(b) === 92) { count++; b--; }
+      if ((count & 1) === 0) return q;
+      q = buf.indexOf('"', q + 1);
+    }
+    return -1;
+  }
+
+  /** Advances the current capture; true when the value is complete (its end is `this.pos`). */
+  private scanCapture(final: boolean): boolean {
+    const buf = this.buf;
+    const n = buf.length;
+    let i = this.pos;
+    if (this.capPrimitive) {
+      while (i < n) {
+        const c = buf.charCodeAt(i);
+        if (c === 44 || c === 125 || c === 93 || isSpace(c)) { this.pos = i; return true; }
+        i++;
+      }
+      this.pos = i;
+      return final;
+    }
+    let depth = this.capDepth;
+    const maxDepth = this.maxDepth;
+    while (i < n) {
+      if (this.capInStr) {
+        const q = buf.indexOf('"', i);
+        if (q < 0) { i = n; break; }
+        let b = q - 1, count = 0;
+        while (b > this.capStart && buf.charCodeAt(b) === 92) { count++; b--; }
+        i = q + 1;
+        if ((count & 1) === 0) {
+          this.capInStr = false;
+          if (depth === 0) { this.pos = i; return true; }
+        }
+        continue;
+      }
+      const c = buf.charCodeAt(i);
+      if (c === 34) this.capInStr = true;
+      else if (c === 123 || c === 91) {
+        if (++depth > maxDepth) { this.pos = i; throw this.error(`nesting deeper than ${maxDepth} levels`); }
+      } else if (c === 125 || c === 93) {
+        if (--depth === 0) { this.pos = i + 1; this.capDepth = 0; return true; }
+      }
+      i++;
+    }
+    this.pos = i;
+    this.capDepth = depth;
+    return false;
+  }
+}

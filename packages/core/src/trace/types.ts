@@ -1,0 +1,103 @@
+/** The normalised (camelCase) shape of a network trace (decisions.md D1). */
+
+interface ObservationBase {
+  /** Zero-based position in the `observations` array. */
+  index: number;
+  observedAt?: string;
+  /** The trace's ordering value; the index when the trace has none. */
+  sequence: number;
+  /** Members the reader does not know, kept as they were (never an error). */
+  extra?: Record<string, unknown>;
+}
+
+export interface HttpObservation extends ObservationBase {
+  protocol: 'http';
+  method?: string;
+  url: string;
+  remoteIp?: string;
+  statusCode?: number;
+  /** Decimal string: exact even beyond 2^53. */
+  responseBodySize?: string;
+  denied?: boolean;
+  deniedReason?: string;
+  matchedRule?: string;
+}
+
+export interface DnsObservation extends ObservationBase {
+  protocol: 'dns';
+  resolverIp?: string;
+  queryName?: string;
+  queryType?: string;
+  answers?: string[];
+}
+
+export interface TcpObservation extends ObservationBase {
+  protocol: 'tcp';
+  allowed?: boolean;
+  bytesReceived?: string;
+  bytesSent?: string;
+  deniedReason?: string;
+  duration?: string;
+  error?: string;
+  matchedRule?: string;
+  remotePort: number;
+  remoteIp?: string;
+  hostnames?: string[];
+  alpn?: string[];
+  serverName?: string;
+}
+
+export interface SshGitObservation extends ObservationBase {
+  protocol: 'ssh_git';
+  allowed?: boolean;
+  bytesReceivedUpstream?: string;
+  bytesSentUpstream?: string;
+  deniedReason?: string;
+  forcedShallow?: boolean;
+  duration?: string;
+  exitStatus?: number;
+  host: string;
+  port: number;
+  user?: string;
+  repositoryPath?: string;
+  gitService?: string;
+  remoteUrl?: string;
+  matchedRule?: string;
+}
+
+/** An observation of a protocol this version does not know: kept, never evaluated. */
+export interface OtherObservation extends ObservationBase {
+  protocol: string & {};
+}
+
+export type Observation = HttpObservation | DnsObservation | TcpObservation | SshGitObservation;
+export type AnyObservation = Observation | OtherObservation;
+
+export interface TraceJob {
+  provider?: string;
+  repository?: string;
+  jobId?: string;
+  jobName?: string;
+  runId?: string;
+  runAttempt?: number;
+  workflow?: string;
+  branch?: string;
+  commit?: string;
+  status?: string;
+  extra?: Record<string, unknown>;
+}
+
+/** Everything in a trace document except the observations. */
+export interface TraceHeader {
+  schemaVersion?: string;
+  job?: TraceJob;
+  extra?: Record<string, unknown>;
+}
+
+export interface Trace extends TraceHeader {
+  observations: AnyObservation[];
+}
+
+export function isKnownObservation(o: AnyObservation): o is Observation {
+  return o.protocol === 'http' || o.protocol === 'dns' || o.protocol === 'tcp' || o.protocol === 'ssh_git';
+}
