@@ -1,0 +1,204 @@
+import { describe, expect, test } from 'vitest';
+import { shadowedRule } from './shadowed-rule';
+import { redundantWithPreset } from './redundant-with-preset';
+import { pointers, run } from './test-helpers';
+
+const shadowed = (policy: object) => pointers(shadowedRule, { presets: [], ...policy });
+
+describe('shadowed-rule: sources', () => {
+  test('a source whose URLs sit under an earlier source URL is reported at the covered source, naming the earlier one', () => {
+    const policy = {
+      presets: [],
+      sources: [
+        { pypi: { urls: ['https://mirror.example/simple', 'https://files.example'] } },
+        { pypi: { urls: ['https://mirror.example/simple/requests', 'https://FILES.example/packages/'] } },
+      ],
+    };
+    expect(run(shadowedRule, policy)).toEqual([{
+      code: 'shadowed-rule',
+      pointer: '/sources/1',
+      message: expect.stringContaining('already allowed by the earlier rule /sources/0'),
+      data: { kind: 'remove', title: 'Remove shadowed rule' },
+    }]);
+  });
+
+  test('coverage may combine several earlier rules; all are named', () => {
+    const findings = run(shadowedRule, {
+      presets: [],
+      sources: [
+        { npm: { urls: ['https://a.example'] } },
+        { pypi: { urls: ['https://b.example'] } },
+        { nix: { urls: ['https://a.example/x', 'https://b.example/y'] } },
+      ],
+    });
+    expect(findings.map((f) => f.pointer)).toEqual(['/sources/2']);
+    expect(findings[0].message).toContain('the earlier rules /sources/0 and /sources/1');
+  });
+
+  test('http, oci and git sources under an HTTP-kind source URL; cargo; apt', () => {
+    expect(shadowed({
+      sources: [
+        { apk: { urls: ['https://host.example'] } },
+        { oci: { urls: ['https://host.example/v2'], operations: ['pull', 'push'], repositoryPatterns: ['a/b'] } },
+        { git: { https: [{ baseUrl: 'https://host.example/git' }] } },
+        { cargo: { indexUrl: 'https://host.example/index', downloadUrl: 'https://host.example/dl' } },
+        { apt: { urls: ['https://host.example/debian'] } },
+      ],
+    })).toEqual(['/sources/1', '/sources/2', '/sources/3', '/sources/4']);
+  });
+
+  test('oci: same URL, operations and repository patterns a subset', () => {
+    expect(shadowed({
+      sources: [
+        { oci: { urls: ['https://r.example'], operations: ['pull', 'push'], repositoryPatterns: ['team/**', 'other/app'] } },
+        { oci: { urls: ['https://r.example'], operations: ['pull'], repositoryPatterns: ['team/app', 'team/*/x', 'OTHER/APP'] } },
+        { oci: { urls: ['https://r.example'], operations: ['pull'], repositoryPatterns: ['other/**'] } }, // wider than other/app
+        { oci: { urls: ['https://r.example'], operations: ['delete'], repositoryPatterns: ['team/app'] } }, // delete not allowed before
+        { oci: { urls: ['https://r.example'], operations: ['pull'] } }, // any repository: wider
+        { oci: { urls: ['https://r.example/sub'], operations: ['pull'], repositoryPatterns: ['team/app'] } }, // other base: left alone
+        { oci: { urls: ['https://r.example'], operations: ['push'], repositoryPatterns: ['x/y'] } }, // after any-repo pull only
+      ],
+    })).toEqual(['/sources/1']);
+  });
+
+  test('git: https base and ssh transports', () => {
+    expect(shadowed({
+      sources: [
+        { git: { https: [{ baseUrl: 'https://git.example' }], ssh: [{ host: '*.git.example', port: 22 }] } },
+        { git: { https: [{ baseUrl: 'https://git.example/org' }], repositoryPatterns: ['team/*'] } },
+        { git: { ssh: [{ host: 'eu.git.example', port: 22, user: 'git' }], repositoryPatterns: ['a/b'] } },
+        { git: { ssh: [{ host: 'git.example', port: 22 }] } }, // *.git.example never matches git.example
+        { git: { ssh: [{ host: 'eu.git.example', port: 2222 }] } }, // other port
+      ],
+    })).toEqual(['/sources/1', '/sources/2']);
+    expect(shadowed({
+      sources: [
+        { git: { ssh: [{ host: 'git.example', port: 22, user: 'git' }], repositoryPatterns: ['org/**'] } },
+        { git: { ssh: [{ host: 'git.example', port: 22 }], repositoryPatterns: ['org/a'] } }, // any user: wider
+        { git: { ssh: [{ host: 'git.example', port: 22, user: 'git' }], repositoryPatterns: ['org/a', 'org/b/c'] } },
+        { git: { ssh: [{ host: 'git.example', port: 22, user: 'git' }], repositoryPatterns: ['org2/a'] } },
+      ],
+    })).toEqual(['/sources/2']);
+  });
+
+  test('no false positives: prefix boundaries, schemes, ports, hosts, partial cover', () => {
+    expect(shadowed({
+      sources: [
+        { pypi: { urls: ['https://mirror.example/simple'] } },
+        { pypi: { urls: ['https://mirror.example/simplex'] } },
+        { pypi: { urls: ['http://mirror.example/simple/x'] } },
+        { pypi: { urls: ['https://mirror.example:8443/simple/x'] } },
+        { pypi: { urls: ['https://sub.mirror.example/simple/x'] } },
+        { pypi: { urls: ['https://mirror.example/simple/x', 'https://elsewhere.example'] } },
+        { pypi: { urls: ['https://mirror.example/'] } }, // wider than /simple
+        { apt: { urls: ['https://mirror.example/simple/deb'], purlNamespace: 'debian' } }, // namespaced apt needs apt with the same namespace
+      ],
+    })).toEqual([]);
+  });
+
+  test('an explicit default port equals the implied one', () => {
+    expect(shadowed({ sources: [{ npm: { urls: ['https://npm.example'] } }, { npm: { urls: ['https://npm.example:443/pkg'] } }] })).toEqual(['/sources/1']);
+  });
+
+  test('a malformed earlier rule never covers anything', () => {
+    expect(shadowed({
+      sources: [
+        { pypi: { urls: ['https://mirror.example'], extra: 1 } },
+        { pypi: { urls: ['https://mirror.example/x'] }, npm: { urls: ['https://mirror.example'] } },
+        { pypi: { urls: ['https://mirror.example/y'] } },
+      ],
+    })).toEqual([]);
+  });
+});
+
+describe('shadowed-rule: connections', () => {
+  test('tcp and tls rules whose every criterion is a subset of an earlier rule', () => {
+    expect(shadowed({
+      connections: [
+        { tcp: { hostPatterns: ['*.example.com'], ports: [443, 8443] } },
+        { tcp: { hostPatterns: ['api.example.com', '*.eu.example.com'], ports: [443] } },
+        { tcp: { hostPatterns: ['api.example.com'] } }, // any port: wider
+        { tcp: { hostPatterns: ['example.com'], ports: [443] } }, // *.example.com never matches example.com
+        { tls: { serverNamePatterns: ['*.example.org'], cidrs: ['10.0.0.0/8'], ports: [443] } },
+        { tls: { serverNamePatterns: ['a.example.org'], cidrs: ['10.1.0.0/16', '10.2.3.4'], ports: [443], alpn: ['h2'] } },
+        { tls: { serverNamePatterns: ['a.example.org'], ports: [443] } }, // no cidrs: wider
+      ],
+    })).toEqual(['/connections/1', '/connections/5']);
+  });
+
+  test('a tcp rule without host patterns covers tls rules in its networks and ports; with host patterns it does not', () => {
+    expect(shadowed({
+      connections: [
+        { tcp: { cidrs: ['192.0.2.0/24'] } },
+        { tls: { serverNamePatterns: ['x.example'], cidrs: ['192.0.2.10'], ports: [443] } },
+        { tcp: { hostPatterns: ['x.example'], ports: [443] } },
+        { tls: { serverNamePatterns: ['x.example'], ports: [443] } }, // tls matches the server name, tcp resolved names
+        { tls: { cidrs: ['198.51.100.0/24'], ports: [443] } },
+      ],
+    })).toEqual(['/connections/1']);
+  });
+
+  test('tls alpn: a rule stating alpn never matches requests, so it covers only rules with alpn', () => {
+    expect(shadowed({
+      connections: [
+        { tls: { serverNamePatterns: ['x.example'], ports: [443], alpn: ['h2', 'http/1.1'] } },
+        { tls: { serverNamePatterns: ['x.example'], ports: [443] } }, // matches requests too: not covered
+        { tls: { serverNamePatterns: ['y.example'], ports: [443], alpn: ['h3'] } },
+        { tls: { serverNamePatterns: ['x.example'], ports: [443], alpn: ['h2'] } }, // covered by /connections/0 (and /1)
+        { tls: { serverNamePatterns: ['y.example'], ports: [443], alpn: ['h2', 'h3'] } }, // h2 not offered before for y
+      ],
+    })).toEqual(['/connections/3']);
+    // A rule without alpn permits every ALPN: it covers rules that state one.
+    expect(run(shadowedRule, {
+      presets: [],
+      connections: [
+        { tls: { serverNamePatterns: ['x.example'], ports: [443] } },
+        { tls: { serverNamePatterns: ['x.example'], ports: [443], alpn: ['h3'] } },
+      ],
+    }).map((f) => f.pointer)).toEqual(['/connections/1']);
+  });
+
+  test('udp and icmp compare networks and ports; IPv6 prefixes too', () => {
+    expect(shadowed({
+      connections: [
+        { udp: { cidrs: ['10.0.0.0/8'], ports: [53, 123] } },
+        { udp: { cidrs: ['10.9.0.0/16'], ports: [53] } },
+        { udp: { cidrs: ['10.9.0.0/16'] } }, // any port: wider
+        { icmp: { cidrs: ['10.9.0.0/16'] } }, // other protocol
+        { icmp: { cidrs: ['10.9.1.1'] } },
+        { tcp: { cidrs: ['2001:db8::/32'] } },
+        { tcp: { cidrs: ['2001:db8:1::/48'], ports: [22] } },
+        { tcp: { cidrs: ['2001:db9::/48'] } },
+      ],
+    })).toEqual(['/connections/1', '/connections/4', '/connections/6']);
+  });
+
+  test('a cover split over two earlier networks is not claimed (sound, not complete)', () => {
+    expect(shadowed({ connections: [{ tcp: { cidrs: ['10.0.0.0/9'] } }, { tcp: { cidrs: ['10.128.0.0/9'] } }, { tcp: { cidrs: ['10.0.0.0/8'] } }] })).toEqual([]);
+  });
+
+  test('a connection covered by a known preset fragment names the preset', async () => {
+    const { loadPresetCatalog } = await import('../presets/catalog');
+    const catalog = loadPresetCatalog({ version: 1, presets: [{ name: 'yocto', description: 'filled in', known: { connections: [{ tcp: { hostPatterns: ['*.yocto.example'] } }] } }] });
+    const findings = run(shadowedRule, { connections: [{ tcp: { hostPatterns: ['dl.yocto.example'], ports: [443] } }] }, catalog);
+    expect(findings.map((f) => f.pointer)).toEqual(['/connections/0']);
+    expect(findings[0].message).toContain('preset `yocto`');
+    expect(pointers(shadowedRule, { presets: ['pypi'], connections: [{ tcp: { hostPatterns: ['dl.yocto.example'] } }] }, catalog)).toEqual([]);
+  });
+});
+
+describe('shadowed-rule and redundant-with-preset do not both report one rule', () => {
+  test('covered by presets alone: redundant-with-preset; by an earlier rule: shadowed-rule', () => {
+    const policy = {
+      sources: [
+        { pypi: { urls: ['https://pypi.org', 'https://mirror.example'] } },
+        { pypi: { urls: ['https://pypi.org/simple'] } },
+        { pypi: { urls: ['https://mirror.example/x', 'https://files.pythonhosted.org'] } },
+      ],
+    };
+    expect(pointers(redundantWithPreset, policy)).toEqual(['/sources/1']);
+    const findings = run(shadowedRule, policy);
+    expect(findings.map((f) => f.pointer)).toEqual(['/sources/2']);
+    expect(findings[0].message).toContain('/sources/0 and preset `pypi`');
+  });
+});
