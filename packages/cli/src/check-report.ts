@@ -1,5 +1,6 @@
 /** Reporters of `netpolicy check`: compiler-style text, JSON (contracts.md), SARIF 2.1.0. */
 import { CODE_TITLES, LineIndex, docsUrl, type Diagnostic, type DiagnosticCode } from '@netpolicy/core';
+import type { Log, Result } from 'sarif';
 import { paint } from './io';
 
 export interface FileResult {
@@ -32,9 +33,9 @@ const SARIF_LEVEL = { error: 'error', warning: 'warning', information: 'note', h
 export function toSarif(results: FileResult[], version: string): string {
   const codes = Object.keys(CODE_TITLES) as DiagnosticCode[];
   const ruleIndex = new Map(codes.map((c, i) => [c, i]));
-  const sarifResults = results.flatMap((r) => {
+  const sarifResults: Result[] = results.flatMap((r) => {
     const index = new LineIndex(r.text);
-    return r.diagnostics.map((d) => {
+    return r.diagnostics.map((d): Result => {
       const { start, end } = index.range(d.offset, d.length);
       return {
         ruleId: d.code,
@@ -52,7 +53,7 @@ export function toSarif(results: FileResult[], version: string): string {
       };
     });
   });
-  return JSON.stringify({
+  const log: Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [{
@@ -74,7 +75,8 @@ export function toSarif(results: FileResult[], version: string): string {
       columnKind: 'utf16CodeUnits',
       results: sarifResults,
     }],
-  }, null, 2) + '\n';
+  };
+  return JSON.stringify(log, null, 2) + '\n';
 }
 
 function isLint(code: DiagnosticCode): boolean {
