@@ -153,7 +153,10 @@ function checkPublication(c: Checker, pub: unknown, path: string): void {
   }
 }
 
-/** D2: the artifact record (identity, directly contained artifacts, newest-first publications). */
+/**
+ * D2: the artifact record (identity, directly contained artifacts, publications). The order of
+ * publications (newest first) is the service's promise; it is not a reason to refuse a record.
+ */
 export function checkArtifactRecordShape(doc: unknown): string[] {
   const c = new Checker(false);
   if (!isObject(doc)) return ['the artifact record must be a JSON object'];
@@ -169,11 +172,5 @@ export function checkArtifactRecordShape(doc: unknown): string[] {
     const size = c.member(item, path, 'size', 'integer', true) as number | undefined;
     if (size !== undefined && size < 0) c.fail(`${path}.size`, 'expected a size in bytes');
   });
-  const pubs = Array.isArray(doc.publications) ? doc.publications : [];
-  for (let i = 1; i < pubs.length; i++) {
-    const a = Date.parse((pubs[i - 1] as Json)?.accepted_at as string);
-    const b = Date.parse((pubs[i] as Json)?.accepted_at as string);
-    if (a < b) { c.fail(`publications[${i}]`, 'publications must be newest first'); break; }
-  }
   return c.reasons;
 }
