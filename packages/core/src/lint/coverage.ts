@@ -10,13 +10,13 @@
  * Atoms are kept in maps keyed by URL prefix, host pattern or network, and every bucket is scanned
  * to a fixed depth, so a policy of n rules costs O(n x path length), never O(n^2).
  */
-import { cidrContains, isIpOrPrefix, isIpv4OrPrefix, networkOf, parseCidr } from '../formats/ip';
+import { cidrContains } from '../formats/ip';
 import type { ParsedCidr } from '../formats/ip';
 import { isHostPattern } from '../formats/host-pattern';
 import { isRepositoryPattern, matchRepositoryPattern } from '../formats/repository-pattern';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { PresetCatalog } from '../presets/catalog';
-import { isObject, parseUrl, pointerOf, viewOf } from './walk';
+import { cidrOf, isObject, parseUrl, pointerOf, viewOf } from './walk';
 import type { JsonObject, ParsedUrl } from './walk';
 
 /** How many earlier atoms of one bucket are compared (keeps adversarial policies linear). */
@@ -25,9 +25,9 @@ const BUCKET_DEPTH = 32;
 type ConnClass = 'tls' | 'tcp' | 'udp' | 'icmp';
 
 interface HttpAtom { t: 'http'; url: ParsedUrl; kind: string; purl?: string }
-interface OciAtom { t: 'oci'; url: ParsedUrl; ops: string[]; patterns?: string[] }
-interface GitHttpsAtom { t: 'git-https'; url: ParsedUrl; patterns?: string[] }
-interface GitSshAtom { t: 'git-ssh'; host: string; port: number; user?: string; patterns?: string[] }
+interface OciAtom { t: 'oci'; url: ParsedUrl; ops: string[]; patterns: Repos }
+interface GitHttpsAtom { t: 'git-https'; url: ParsedUrl; patterns: Repos }
+interface GitSshAtom { t: 'git-ssh'; host: string; port: number; user?: string; patterns: Repos }
 interface ConnAtom {
   t: 'conn';
   kind: ConnClass;
@@ -104,12 +104,14 @@ function sourceAtoms(item: unknown): Atom[] | undefined {
     const patterns = optionalStrings(body.repositoryPatterns, isRepositoryPattern, false);
     const ops = optionalStrings(body.operations, (o) => o === 'pull' || o === 'push' || o === 'delete', true);
     if (urls === FAIL || patterns === FAIL || ops === FAIL || ops === undefined) return undefined;
-    return urls.map((url) => ({ t: 'oci', url, ops, patterns }));
+    const repos = preparePatterns(patterns);
+    return urls.map((url) => ({ t: 'oci', url, ops, patterns: repos }));
   }
   if (kind === 'git') {
     if (!onlyKeys(body, ['repositoryPatterns', 'https', 'ssh'])) return undefined;
     const patterns = optionalStrings(body.repositoryPatterns, isRepositoryPattern, false);
     if (patterns === FAIL || (body.https === undefined && body.ssh === undefined)) return undefined;
+    const repos = preparePatterns(patterns);
     const atoms: Atom[] = [];
     if (body.https !== undefined) {
       if (!Array.isArray(body.https) || body.https.length === 0) return undefined;
@@ -117,7 +119,7 @@ function sourceAtoms(item: unknown): Atom[] | undefined {
         if (!isObject(t) || !onlyKeys(t, ['baseUrl'])) return undefined;
         const url = parseUrl(t.baseUrl);
         if (!url) return undefined;
-        atoms.push({ t: 'git-https', url, patterns });
+        atoms.push({ t: 'git-https', url, patterns: repos });
       }
     }
     if (body.ssh !== undefined) {
@@ -129,7 +131,7 @@ function sourceAtoms(item: unknown): Atom[] | undefined {
         if (port === FAIL || t.port === undefined) return undefined;
         if (t.user !== undefined && typeof t.user !== 'string') return undefined;
         if (optionalStrings(t.upstreamKnownHosts, () => true, false) === FAIL) return undefined;
-        atoms.push({ t: 'git-ssh', host: t.host.toLowerCase(), port: t.port as number, user: t.user as string | undefined, patterns });
+        atoms.push({ t: 'git-ssh', host: t.host.toLowerCase(), port: t.port as number, user: t.user as string | undefined, patterns: repos });
       }
     }
     return atoms;
@@ -145,9 +147,15 @@ function connectionAtoms(item: unknown): Atom[] | undefined {
   const body = item[kind];
   if (!isObject(body)) return undefined;
   const cidrsOf = (v: unknown, ipv4Only: boolean): Maybe<ParsedCidr[] | undefined> => {
-    const texts = optionalStrings(v, ipv4Only ? isIpv4OrPrefix : isIpOrPrefix, true);
-    if (texts === FAIL || texts === undefined) return texts;
-    return texts.map((t) => parseCidr(t)!);
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.length === 0) return FAIL;
+    const out: ParsedCidr[] = [];
+    for (const t of v) {
+      const cidr = typeof t === 'string' ? cidrOf(t, ipv4Only) : undefined;
+      if (!cidr) return FAIL;
+      out.push(cidr);
+    }
+    return out;
   };
   const hostsOf = (v: unknown) => {
     const h = optionalStrings(v, isHostPattern, true);
@@ -178,30 +186,51 @@ function connectionAtoms(item: unknown): Atom[] | undefined {
 // ---------------------------------------------------------------------------------------------
 // Pairwise coverage: does atom A permit everything atom B permits?
 
-function isWholeWildcard(pattern: string): boolean {
-  return pattern.split('/').every((s) => s === '**');
+/** A repository pattern, prepared once for the pairwise comparisons below. */
+interface RepoPattern {
+  text: string;
+  lower: string;
+  segments: string[];
+  /** Only `**` segments: matches every repository. */
+  everything: boolean;
+  /** No wildcard (and no `.git` suffix, which matching strips): matches exactly one path. */
+  literal: boolean;
+  /** For `org/team/**` with literal segments before the `**`: those segments. */
+  literalPrefix?: string[];
+}
+
+function prepare(text: string): RepoPattern {
+  const lower = text.toLowerCase();
+  const segments = lower.split('/');
+  const everything = segments.every((s) => s === '**');
+  const literal = !lower.includes('*') && !lower.endsWith('.git');
+  const head = segments.slice(0, -1);
+  const literalPrefix = segments[segments.length - 1] === '**' && head.every((s) => !s.includes('*')) ? head : undefined;
+  return { text, lower, segments, everything, literal, literalPrefix };
 }
 
 /** Every repository matched by pattern `b` is matched by pattern `a` (sound, not complete). */
-function repositoryPatternCovers(a: string, b: string): boolean {
-  if (isWholeWildcard(a)) return true;
-  const al = a.toLowerCase(), bl = b.toLowerCase();
-  if (al === bl) return true;
+function repositoryPatternCovers(a: RepoPattern, b: RepoPattern): boolean {
+  if (a.everything || a.lower === b.lower) return true;
   // A literal pattern matches one path (in any case): ask the matcher.
-  if (!bl.includes('*') && !bl.endsWith('.git')) return matchRepositoryPattern(a, b);
+  if (b.literal) return matchRepositoryPattern(a.text, b.text);
   // `org/team/**` covers every pattern starting with the literal segments `org/team`.
-  const as = al.split('/');
-  if (as[as.length - 1] !== '**') return false;
-  const prefix = as.slice(0, -1);
-  if (prefix.some((s) => s.includes('*'))) return false;
-  const bs = bl.split('/');
-  return bs.length >= prefix.length && prefix.every((s, i) => bs[i] === s);
+  const prefix = a.literalPrefix;
+  return prefix !== undefined && b.segments.length >= prefix.length && prefix.every((s, i) => b.segments[i] === s);
+}
+
+/** Repository patterns of a source; undefined = any repository. */
+type Repos = RepoPattern[] | undefined;
+
+function preparePatterns(patterns: string[] | undefined): Repos {
+  if (patterns === undefined) return undefined;
+  const prepared = patterns.map(prepare);
+  return prepared.some((p) => p.everything) ? undefined : prepared;
 }
 
 /** `a` (undefined = any repository) covers `b`. */
-function patternsCover(a: string[] | undefined, b: string[] | undefined): boolean {
+function patternsCover(a: Repos, b: Repos): boolean {
   if (a === undefined) return true;
-  if (a.some(isWholeWildcard)) return true;
   if (b === undefined) return false;
   return b.every((p) => a.some((q) => repositoryPatternCovers(q, p)));
 }
@@ -259,12 +288,20 @@ function connCovers(a: ConnAtom, b: ConnAtom): boolean {
 function coveringPaths(path: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < path.length; i++) {
-    if (path[i] !== '/') continue;
+    if (path.charCodeAt(i) !== 47) continue;
     if (i > 0) out.push(path.slice(0, i));
-    out.push(path.slice(0, i + 1));
+    if (i + 1 < path.length) out.push(path.slice(0, i + 1));
   }
   out.push(path);
-  return [...new Set(out)];
+  return out;
+}
+
+/** Bucket key of the network of the first `length` bits of a prefix (no text formatting). */
+function networkKey(cidr: ParsedCidr, length: number): string {
+  let key = `${cidr.version}/${length}/`;
+  let bits = length;
+  for (let i = 0; bits > 0; i++, bits -= 8) key += `${cidr.bytes[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff)}.`;
+  return key;
 }
 
 function urlKey(url: ParsedUrl): string {
@@ -297,7 +334,7 @@ class AtomIndex {
           for (const h of new Set(atom.hosts)) AtomIndex.put(this.conn, `h:${atom.kind}:${h}`, { label, atom });
         } else {
           for (const c of atom.cidrs ?? []) {
-            AtomIndex.put(this.conn, `c:${atom.kind}:${networkOf(c)}`, { label, atom });
+            AtomIndex.put(this.conn, `c:${atom.kind}:${networkKey(c, c.prefix)}`, { label, atom });
             const lk = `${atom.kind}:${c.version}`;
             let set = this.prefixLengths.get(lk);
             if (!set) this.prefixLengths.set(lk, (set = new Set()));
@@ -364,7 +401,7 @@ class AtomIndex {
       for (const cls of classes) {
         for (const len of this.prefixLengths.get(`${cls}:${first.version}`) ?? []) {
           if (len > first.prefix) continue;
-          consider(this.conn.get(`c:${cls}:${networkOf({ ...first, prefix: len })}`));
+          consider(this.conn.get(`c:${cls}:${networkKey(first, len)}`));
         }
       }
     }
@@ -400,12 +437,18 @@ export interface CoverageAnalysis {
 
 /** JSON text with object keys sorted: equal for deeply equal values whatever their key order. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  let out: string;
+  if (Array.isArray(value)) {
+    out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const obj = value as JsonObject;
+  const keys = Object.keys(obj).sort();
+  out = '{';
+  for (let i = 0; i < keys.length; i++) out += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson(obj[keys[i]])}`;
+  return `${out}}`;
 }
 
 function enabledPresets(root: JsonObject | undefined, catalog: PresetCatalog): string[] {

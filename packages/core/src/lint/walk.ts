@@ -17,7 +17,9 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** RFC 6901 escaping of one reference token. */
 export function escapeToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof token === 'number') return String(token);
+  if (!token.includes('~') && !token.includes('/')) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function pointerOf(...tokens: Array<string | number>): string {
@@ -59,6 +61,8 @@ export interface PolicyView {
   /** Entries with exactly one recognised kind member whose value is an object. */
   sources: SourceEntry[];
   connections: ConnectionEntry[];
+  /** Derived lists, computed on first use (several rules share them). */
+  memo: { urls?: UrlRef[]; cidrs?: CidrRef[]; hosts?: HostPatternRef[] };
 }
 
 const sourceKinds = new Set<string>(SOURCE_KINDS);
@@ -75,7 +79,7 @@ function entryOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonO
 const views = new WeakMap<object, PolicyView>();
 
 export function viewOf(value: unknown): PolicyView {
-  if (!isObject(value)) return { sourceItems: [], connectionItems: [], sources: [], connections: [] };
+  if (!isObject(value)) return { sourceItems: [], connectionItems: [], sources: [], connections: [], memo: {} };
   const cached = views.get(value);
   if (cached) return cached;
   const sourceItems = Array.isArray(value.sources) ? value.sources : [];
@@ -90,7 +94,7 @@ export function viewOf(value: unknown): PolicyView {
     const e = entryOf(connectionItems[i], connectionKinds);
     if (e) connections.push({ index: i, pointer: pointerOf('connections', i), kind: e.kind as ConnectionKind, body: e.body, raw: e.raw });
   }
-  const view: PolicyView = { root: value, sourceItems, connectionItems, sources, connections };
+  const view: PolicyView = { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
   views.set(value, view);
   return view;
 }
@@ -146,7 +150,8 @@ export interface UrlRef {
 
 /** Every URL string of every source: `urls` items, cargo `indexUrl`/`downloadUrl`, git `https[].baseUrl`. */
 export function sourceUrls(view: PolicyView): UrlRef[] {
-  const out: UrlRef[] = [];
+  if (view.memo.urls) return view.memo.urls;
+  const out: UrlRef[] = (view.memo.urls = []);
   for (const source of view.sources) {
     const { body, kind, index } = source;
     if (kind === 'cargo') {
@@ -167,6 +172,24 @@ export function sourceUrls(view: PolicyView): UrlRef[] {
   return out;
 }
 
+const cidrMemo = new Map<string, ParsedCidr | null>();
+
+/**
+ * A CIDR in the format of its field (`ipv4-or-prefix` when `ipv4Only`, else `ip-or-prefix`), parsed;
+ * undefined when the text is not in that format. Memoised: the walker and the coverage index both ask.
+ * The result is shared: never mutate it.
+ */
+export function cidrOf(text: string, ipv4Only: boolean): ParsedCidr | undefined {
+  const key = ipv4Only ? `4${text}` : `6${text}`;
+  let cidr = cidrMemo.get(key);
+  if (cidr === undefined) {
+    cidr = (ipv4Only ? isIpv4OrPrefix(text) : isIpOrPrefix(text)) ? parseCidr(text) ?? null : null;
+    if (cidrMemo.size >= 50000) cidrMemo.clear();
+    cidrMemo.set(key, cidr);
+  }
+  return cidr ?? undefined;
+}
+
 export interface CidrRef {
   pointer: string;
   text: string;
@@ -176,12 +199,12 @@ export interface CidrRef {
 
 /** Every well-formed CIDR of every connection (tls, tcp: ip-or-prefix; udp, icmp: ipv4-or-prefix). */
 export function connectionCidrs(view: PolicyView): CidrRef[] {
-  const out: CidrRef[] = [];
+  if (view.memo.cidrs) return view.memo.cidrs;
+  const out: CidrRef[] = (view.memo.cidrs = []);
   for (const connection of view.connections) {
     const ipv4Only = connection.kind === 'udp' || connection.kind === 'icmp';
     for (const { index: j, value } of stringItems(connection.body.cidrs)) {
-      if (!(ipv4Only ? isIpv4OrPrefix(value) : isIpOrPrefix(value))) continue;
-      const cidr = parseCidr(value);
+      const cidr = cidrOf(value, ipv4Only);
       if (cidr) out.push({ pointer: pointerOf('connections', connection.index, connection.kind, 'cidrs', j), text: value, cidr, connection });
     }
   }
@@ -195,7 +218,8 @@ export interface HostPatternRef {
 
 /** Every schema-valid host pattern: tls `serverNamePatterns`, tcp `hostPatterns`, git `ssh[].host`. */
 export function hostPatterns(view: PolicyView): HostPatternRef[] {
-  const out: HostPatternRef[] = [];
+  if (view.memo.hosts) return view.memo.hosts;
+  const out: HostPatternRef[] = (view.memo.hosts = []);
   for (const c of view.connections) {
     const member = c.kind === 'tls' ? 'serverNamePatterns' : c.kind === 'tcp' ? 'hostPatterns' : undefined;
     if (!member) continue;
