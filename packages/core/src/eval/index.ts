@@ -6,3 +6,7 @@ export {
 } from './rules';
 export { CompiledPolicy, compilePolicy, evaluate } from './evaluate';
 export { evaluateNaive } from './naive';
+export * from './explain';
+export { nearMiss, type NearMiss, type MissReason, type MissCode } from './near-miss';
+export { fixFor, applyFix, presetsPermitting, type Fix } from './fix';
+export { connectionFor, sourceForRequest, sourceForSsh, ecosystemOf, literalRepositoryPattern } from './recognise';

@@ -32,6 +32,8 @@ export interface ConnEntry extends RuleRef {
   /** Lower-cased `serverNamePatterns` (tls) or `hostPatterns` (tcp), when stated. */
   names?: readonly string[];
   cidrs?: readonly ParsedCidr[];
+  /** The cidrs as written (for messages). */
+  rawCidrs?: readonly string[];
   ports?: ReadonlySet<number>;
   alpn?: readonly string[];
 }
@@ -106,7 +108,8 @@ function addConnection(out: PolicyRules, connection: Connection, ref: RuleRef): 
   const cidrs = Array.isArray(body.cidrs) ? body.cidrs.map((c: unknown) => (typeof c === 'string' ? parseCidr(c) : undefined)).filter((c: ParsedCidr | undefined): c is ParsedCidr => c !== undefined) : undefined;
   const ports = Array.isArray(body.ports) && body.ports.length > 0 ? new Set<number>(body.ports) : undefined;
   const alpn = kind === 'tls' && Array.isArray(body.alpn) && body.alpn.length > 0 ? body.alpn : undefined;
-  out.conns.push({ ...ref, kind, names, cidrs, ports, alpn });
+  const rawCidrs = Array.isArray(body.cidrs) ? body.cidrs.filter((c: unknown) => typeof c === 'string') : undefined;
+  out.conns.push({ ...ref, kind, names, cidrs, rawCidrs, ports, alpn });
 }
 
 function addFragment(out: PolicyRules, fragment: { sources?: Source[]; connections?: Connection[] }, ref: RuleRef): void {

@@ -80,7 +80,7 @@ export class UrlTrie<T> {
 
   add(url: ParsedUrl, value: T): void {
     const key = originKey(url);
-    let node = this.origins.get(key);
+    let node: PathNode<T> | undefined = this.origins.get(key);
     if (!node) this.origins.set(key, (node = { children: new Map() }));
     const body = url.path.slice(1);
     let segments: string[];
@@ -89,7 +89,7 @@ export class UrlTrie<T> {
     else if (body.endsWith('/')) { segments = body.slice(0, -1).split('/'); more = true; }
     else { segments = body.split('/'); more = false; }
     for (const s of segments) {
-      let next = node.children.get(s);
+      let next: PathNode<T> | undefined = node.children.get(s);
       if (!next) node.children.set(s, (next = { children: new Map() }));
       node = next;
     }
@@ -97,14 +97,14 @@ export class UrlTrie<T> {
   }
 
   lookup(url: ParsedUrl, hit: (value: T) => void): void {
-    let node = this.origins.get(originKey(url));
+    let node: PathNode<T> | undefined = this.origins.get(originKey(url));
     if (!node) return;
     const segments = url.path.slice(1).split('/');
     for (let depth = 0; ; depth++) {
       if (node.exact) for (const v of node.exact) hit(v);
       if (node.more && segments.length > depth) for (const v of node.more) hit(v);
       if (depth === segments.length) return;
-      node = node.children.get(segments[depth]);
+      node = node.children.get(segments[depth]) as PathNode<T> | undefined;
       if (!node) return;
     }
   }

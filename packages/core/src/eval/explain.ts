@@ -1,0 +1,203 @@
+/**
+ * Explaining a trace against a policy (decisions.md D4): for every observation, the recorded
+ * verdict (the fact) beside the model's (the explanation); for denials the nearest rule that
+ * almost matched and the smallest fix. Data first: the CLI renders it as text, JSON or Markdown.
+ */
+import { normaliseHost } from '../formats/host-pattern';
+import type { Policy } from '../policy/types';
+import { streamTrace, type TraceChunks } from '../trace/reader';
+import { parseTrace } from '../trace/reader';
+import type { AnyObservation, Trace, TraceHeader } from '../trace/types';
+import { accessOf, describeAccess, type Access } from './access';
+import { CompiledPolicy, compilePolicy } from './evaluate';
+import { fixFor, type Fix } from './fix';
+import { nearMiss, type NearMiss } from './near-miss';
+import type { EvalOptions } from './rules';
+
+export type ModelVerdict = 'allow' | 'deny' | 'none';
+
+export interface ExplainResult {
+  /** Zero-based position in the trace. */
+  index: number;
+  sequence: number;
+  protocol: string;
+  destination: string;
+  recorded: { verdict: ModelVerdict; reason: string | null; rule: string | null };
+  model: { verdict: ModelVerdict; rule: string | null; certain: boolean };
+  /** False when the recorded verdict and the model's differ (a missing recorded verdict never disagrees). */
+  agrees: boolean;
+  /** For a model denial: the smallest addition that allows it. */
+  fix: Fix | null;
+  /** For a model denial: the rule that came nearest, and why it missed. */
+  nearMiss: NearMiss | null;
+  /** Allowed only because `default` is `allow` (no rule would permit it). */
+  reliesOnDefault: boolean;
+  access?: Access;
+  observation: AnyObservation;
+}
+
+export interface ExplainSummary {
+  observations: number;
+  allowed: number;
+  denied: number;
+  disagreements: number;
+  /** Observations without a verdict (DNS, unknown protocols). */
+  none: number;
+  /** Denials that an enabled opaque preset might have permitted. */
+  uncertain: number;
+  /** Allowances that rely on `default: allow` alone. */
+  reliesOnDefault: number;
+}
+
+export interface ExplainReport {
+  summary: ExplainSummary;
+  results: ExplainResult[];
+  header: TraceHeader;
+  /** Enabled presets whose contents are unknown. */
+  opaquePresets: string[];
+}
+
+export interface ExplainOptions extends EvalOptions {
+  /** Which results to keep: `all` (default) or `denied` (model or recorded denials, and disagreements). */
+  only?: 'denied' | 'all';
+  /** Called with each kept result, in order; with `keep: false` the report's `results` stays empty. */
+  onResult?: (result: ExplainResult) => void;
+  keep?: boolean;
+}
+
+function recordedOf(o: AnyObservation): ExplainResult['recorded'] {
+  const r = o as { denied?: boolean; allowed?: boolean; deniedReason?: string; matchedRule?: string };
+  let verdict: ModelVerdict = 'none';
+  if (o.protocol === 'http') verdict = r.denied === true ? 'deny' : r.denied === false ? 'allow' : 'none';
+  else if (o.protocol === 'tcp' || o.protocol === 'ssh_git') verdict = r.allowed === true ? 'allow' : r.allowed === false ? 'deny' : 'none';
+  return { verdict, reason: r.deniedReason ?? null, rule: r.matchedRule ?? null };
+}
+
+function destinationOf(o: AnyObservation, a: Access | undefined): string {
+  if (a) return describeAccess(a);
+  if (o.protocol === 'dns') {
+    const d = o as { queryType?: string; queryName?: string };
+    return `dns ${d.queryType ?? '?'} ${d.queryName ?? '?'}`;
+  }
+  return o.protocol;
+}
+
+const MAX_CACHED = 5000;
+
+/** Explains observations one at a time: feed them with `add`, then `finish`. */
+export class Explainer {
+  readonly compiled: CompiledPolicy;
+  private readonly summary: ExplainSummary = { observations: 0, allowed: 0, denied: 0, disagreements: 0, none: 0, uncertain: 0, reliesOnDefault: 0 };
+  private readonly results: ExplainResult[] = [];
+  /** IP address → names DNS answers resolved to it, from DNS observations seen so far. */
+  private readonly resolved = new Map<string, string[]>();
+  private readonly denialDetails = new Map<string, { fix: Fix | null; nearMiss: NearMiss | null }>();
+  private readonly only: 'denied' | 'all';
+  private readonly keep: boolean;
+
+  constructor(readonly policy: Policy, private readonly options: ExplainOptions = {}) {
+    this.compiled = compilePolicy(policy, options);
+    this.only = options.only ?? 'all';
+    this.keep = options.keep ?? true;
+  }
+
+  add(o: AnyObservation): ExplainResult | undefined {
+    const s = this.summary;
+    s.observations++;
+    if (o.protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
+    const remoteIp = (o as { remoteIp?: string }).remoteIp;
+    const access = accessOf(o, o.protocol === 'tcp' && remoteIp !== undefined ? this.resolved.get(remoteIp) : undefined);
+    const recorded = recordedOf(o);
+    let model: ExplainResult['model'];
+    let reliesOnDefault = false;
+    if (access) {
+      const d = this.compiled.evaluate(access);
+      model = { verdict: d.verdict, rule: d.rule, certain: d.certain };
+      if (d.verdict === 'allow') {
+        s.allowed++;
+        if (d.rule === 'default') { reliesOnDefault = true; s.reliesOnDefault++; }
+      } else {
+        s.denied++;
+        if (!d.certain) s.uncertain++;
+      }
+    } else {
+      model = { verdict: 'none', rule: null, certain: true };
+      s.none++;
+    }
+    const agrees = recorded.verdict === 'none' || recorded.verdict === model.verdict;
+    if (!agrees) s.disagreements++;
+    const wanted = this.only === 'all' || model.verdict === 'deny' || recorded.verdict === 'deny' || !agrees;
+    if (!wanted) return undefined;
+    const destination = destinationOf(o, access);
+    let fix: Fix | null = null;
+    let near: NearMiss | null = null;
+    if (model.verdict === 'deny' && access) ({ fix, nearMiss: near } = this.details(destination, access));
+    const result: ExplainResult = {
+      index: o.index, sequence: o.sequence, protocol: o.protocol, destination, recorded, model, agrees, fix, nearMiss: near, reliesOnDefault, access, observation: o,
+    };
+    if (this.keep) this.results.push(result);
+    this.options.onResult?.(result);
+    return result;
+  }
+
+  finish(header: TraceHeader = {}): ExplainReport {
+    return { summary: { ...this.summary }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice() };
+  }
+
+  private learn(d: Extract<AnyObservation, { protocol: 'dns' }>): void {
+    if (!d.queryName || !d.answers) return;
+    const names = [normaliseHost(d.queryName), ...d.answers.filter((x) => !/^[0-9.]+$|:/.test(x)).map(normaliseHost)];
+    for (const answer of d.answers) {
+      if (!/^[0-9.]+$|:/.test(answer)) continue;
+      const list = this.resolved.get(answer) ?? [];
+      for (const n of names) if (!list.includes(n)) list.push(n);
+      this.resolved.set(answer, list);
+    }
+  }
+
+  /** Near miss and fix per destination (a job repeats the same denied access many times). */
+  private details(destination: string, access: Access): { fix: Fix | null; nearMiss: NearMiss | null } {
+    const key = `${destination}\u0000${access.kind === 'tcp' || access.kind === 'tls' ? (access.hostnames ?? []).join(',') + (access.remoteIp ?? '') : ''}`;
+    let hit = this.denialDetails.get(key);
+    if (!hit) {
+      hit = { fix: fixFor(this.policy, access, this.options), nearMiss: nearMiss(this.compiled.rules, access) ?? null };
+      if (this.denialDetails.size >= MAX_CACHED) this.denialDetails.clear();
+      this.denialDetails.set(key, hit);
+    }
+    return hit;
+  }
+}
+
+/**
+ * Explains a trace: a parsed trace, its whole text, or a stream of chunks (strings or UTF-8
+ * bytes). Streams are read observation by observation; memory stays bounded when `keep` is false
+ * or `only` is `denied`. DNS answers name the addresses of connections observed after them.
+ */
+export async function explain(policy: Policy, trace: Trace | string | TraceChunks, options: ExplainOptions = {}): Promise<ExplainReport> {
+  const explainer = new Explainer(policy, options);
+  if (typeof trace === 'object' && trace !== null && 'observations' in trace && Array.isArray((trace as Trace).observations)) {
+    for (const o of (trace as Trace).observations) explainer.add(o);
+    return explainer.finish(trace as Trace);
+  }
+  const header = await streamTrace(trace as TraceChunks | string, (o) => { explainer.add(o); });
+  return explainer.finish(header);
+}
+
+/** Synchronous explain of a parsed trace or its text. */
+export function explainTrace(policy: Policy, trace: Trace | string, options: ExplainOptions = {}): ExplainReport {
+  const t = typeof trace === 'string' ? parseTrace(trace) : trace;
+  const explainer = new Explainer(policy, options);
+  for (const o of t.observations) explainer.add(o);
+  return explainer.finish(t);
+}
+
+/** One plain sentence comparing the recorded verdict with the model's (D4: both, when they differ). */
+export function verdictSentence(r: ExplainResult): string {
+  const rec = r.recorded.verdict === 'none' ? 'recorded: no verdict' :
+    `recorded: ${r.recorded.verdict === 'deny' ? 'denied' : 'allowed'}${r.recorded.reason ? ` (${r.recorded.reason})` : ''}${r.recorded.rule ? ` by ${r.recorded.rule}` : ''}`;
+  const m = r.model;
+  const mod = m.verdict === 'none' ? 'model: no verdict' :
+    m.verdict === 'allow' ? `model: allowed by ${m.rule === 'default' ? 'the default (allow)' : m.rule}` :
+    `model: denied by the default${m.certain ? '' : ' (uncertain: an enabled opaque preset might allow it)'}`;
+  return `${rec}; ${mod}`;
+}

@@ -1,0 +1,65 @@
+/**
+ * The smallest policy addition that allows a denied access (contracts.md `fix`): a JSON-Patch
+ * style add. Prefers enabling a preset, then an ecosystem source, then a narrow connection.
+ * Every fix is checked: with it applied, the model allows the access.
+ */
+import { defaultPresetCatalog } from '../presets/catalog';
+import type { Connection, Policy, Source } from '../policy/types';
+import type { Access } from './access';
+import { CompiledPolicy } from './evaluate';
+import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
+import type { EvalOptions } from './rules';
+import { parseUrl } from './url';
+
+export interface Fix {
+  /** RFC 6901 pointer where to add: `/sources/-` appends; `/sources` when the policy has no sources yet. */
+  pointer: string;
+  value: unknown;
+}
+
+function addTo(policy: Policy, member: 'presets' | 'sources' | 'connections', item: unknown): Fix {
+  return (policy as Record<string, unknown>)[member] === undefined ? { pointer: `/${member}`, value: [item] } : { pointer: `/${member}/-`, value: item };
+}
+
+/** Applies a fix (as `netpolicy` proposes them) to a copy of the policy. */
+export function applyFix(policy: Policy, fix: Fix): Policy {
+  const copy = structuredClone(policy) as Record<string, unknown>;
+  const parts = fix.pointer.split('/').slice(1);
+  if (parts.length === 1) copy[parts[0]] = fix.value;
+  else (copy[parts[0]] as unknown[]).push(fix.value);
+  return copy as Policy;
+}
+
+function allows(policy: Policy, fix: Fix, a: Access, options: EvalOptions): boolean {
+  return new CompiledPolicy(applyFix(policy, fix), options).firstPermitting(a) !== undefined;
+}
+
+/** The presets of the catalog whose known contents permit the access, in catalog order. */
+export function presetsPermitting(a: Access, options: EvalOptions = {}): string[] {
+  const catalog = options.catalog ?? defaultPresetCatalog;
+  const names: string[] = [];
+  for (const p of catalog.presets) {
+    if (p.opaque || !p.known) continue;
+    if (new CompiledPolicy({ presets: [p.name as never] }, options).firstPermitting(a)) names.push(p.name);
+  }
+  return names;
+}
+
+/** The fix for a denied access, or null when no addition can be derived from what was recorded. */
+export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fix | null {
+  const tries: Fix[] = [];
+  if (policy.presets !== undefined) {
+    const preset = presetsPermitting(a, options).find((n) => !policy.presets!.includes(n as never));
+    if (preset) tries.push(addTo(policy, 'presets', preset));
+  }
+  let source: Source | undefined;
+  if (a.kind === 'http') {
+    const url = parseUrl(a.url);
+    if (url) source = sourceForRequest(url, a.method);
+  } else if (a.kind === 'ssh') source = sourceForSsh(a);
+  if (source) tries.push(addTo(policy, 'sources', source));
+  const connection: Connection | undefined = connectionFor(a);
+  if (connection) tries.push(addTo(policy, 'connections', connection));
+  for (const fix of tries) if (allows(policy, fix, a, options)) return fix;
+  return null;
+}

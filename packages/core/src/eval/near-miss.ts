@@ -1,0 +1,162 @@
+/**
+ * Why a denied access was denied: the rule that came nearest to permitting it and what it missed
+ * (port, SNI missing, apex vs `*.`, address outside the CIDRs, operation not listed, repository
+ * pattern, ...). Only rules that name the destination (host, address) are candidates.
+ */
+import { matchHostPattern, normaliseHost } from '../formats/host-pattern';
+import { matchRepositoryPattern } from '../formats/repository-pattern';
+import type { Access } from './access';
+import {
+  addressOf, cidrsContain, gitRepository, ociOperation, ociRepository,
+  type ConnEntry, type PolicyRules, type SshEntry, type UrlEntry,
+} from './rules';
+import { parseUrl, pathCovers, type ParsedUrl } from './url';
+
+export type MissCode =
+  | 'port' | 'scheme' | 'path' | 'sni-missing' | 'apex-vs-wildcard' | 'subdomain-vs-exact' | 'host'
+  | 'cidr' | 'operation' | 'not-registry-path' | 'repository' | 'alpn' | 'alpn-on-request'
+  | 'tls-rule-plain-tcp' | 'user';
+
+export interface MissReason { code: MissCode; message: string }
+
+export interface NearMiss {
+  /** The rule that almost matched: `/sources/N`, `/connections/N` or `preset:<name>`. */
+  rule: string;
+  reasons: MissReason[];
+  /** The reasons as one sentence. */
+  message: string;
+}
+
+interface Candidate { rule: string; order: number; reasons: MissReason[] }
+
+/** How a host relates to one host pattern: match, the apex/wildcard confusion, or unrelated. */
+function nameRelation(pattern: string, host: string): MissReason | 'match' | undefined {
+  if (matchHostPattern(pattern, host)) return 'match';
+  const h = normaliseHost(host);
+  if (pattern.startsWith('*.') && pattern.slice(2) === h) {
+    return { code: 'apex-vs-wildcard', message: `\`${pattern}\` matches names below ${h}, never ${h} itself (add \`${h}\`)` };
+  }
+  if (!pattern.startsWith('*.') && h.endsWith(`.${pattern}`)) {
+    return { code: 'subdomain-vs-exact', message: `\`${pattern}\` matches only ${pattern} exactly, not ${h} (use \`*.${pattern}\`)` };
+  }
+  return undefined;
+}
+
+function bestNameRelation(patterns: readonly string[], hosts: readonly string[]): MissReason | 'match' | undefined {
+  let near: MissReason | undefined;
+  for (const host of hosts) for (const p of patterns) {
+    const r = nameRelation(p, host);
+    if (r === 'match') return r;
+    near ??= r;
+  }
+  return near;
+}
+
+function portText(ports: ReadonlySet<number>): string {
+  return [...ports].join(', ');
+}
+
+function urlCandidate(e: UrlEntry, method: string, url: ParsedUrl): Candidate | undefined {
+  if (e.url.host !== url.host) return undefined;
+  const reasons: MissReason[] = [];
+  if (e.url.scheme !== url.scheme) reasons.push({ code: 'scheme', message: `the rule URL is ${e.url.scheme}, the request ${url.scheme}` });
+  const defaultPorts = e.url.scheme !== url.scheme && e.url.port === (e.url.scheme === 'https' ? 443 : 80) && url.port === (url.scheme === 'https' ? 443 : 80);
+  if (e.url.port !== url.port && !defaultPorts) reasons.push({ code: 'port', message: `the rule URL is on port ${e.url.port}, the request on ${url.port}` });
+  if (!pathCovers(e.url.path, url.path)) reasons.push({ code: 'path', message: `path ${url.path} is not under ${e.url.path} (prefixes end at a \`/\`)` });
+  if (e.kind === 'oci') {
+    const name = ociRepository(url.path);
+    const op = ociOperation(method);
+    if (name === undefined) reasons.push({ code: 'not-registry-path', message: `${url.path} is not a registry API path (/v2/<name>/manifests|blobs|tags|referrers/...)` });
+    else if (name !== '' && e.repositoryPatterns && !e.repositoryPatterns.some((p) => matchRepositoryPattern(p, name))) {
+      reasons.push({ code: 'repository', message: `repository ${name} matches none of repositoryPatterns ${e.repositoryPatterns.join(', ')}` });
+    }
+    if (!op || !e.operations!.has(op)) reasons.push({ code: 'operation', message: `${method} is ${op ? `operation \`${op}\`` : 'no registry operation'}, not in operations ${[...e.operations!].join(', ')}` });
+  } else if (e.kind === 'git' && e.repositoryPatterns) {
+    const repo = gitRepository(e.url.path, url.path);
+    if (!e.repositoryPatterns.some((p) => matchRepositoryPattern(p, repo))) {
+      reasons.push({ code: 'repository', message: `repository ${repo || '(none)'} matches none of repositoryPatterns ${e.repositoryPatterns.join(', ')}` });
+    }
+  }
+  return reasons.length ? { rule: e.id, order: e.order, reasons } : undefined;
+}
+
+function connCandidate(e: ConnEntry, a: Access, url: ParsedUrl | undefined): Candidate | undefined {
+  const reasons: MissReason[] = [];
+  let related = false;
+  let port: number;
+  let names: string[];
+  if (a.kind === 'http') {
+    if (!url) return undefined;
+    port = url.port;
+    names = [url.host];
+    if (e.kind === 'tls' && url.scheme !== 'https') reasons.push({ code: 'scheme', message: 'a tls rule permits https requests only' });
+    if (e.kind === 'tls' && e.alpn) reasons.push({ code: 'alpn-on-request', message: 'a tls rule that states alpn never matches a request (its ALPN is not recorded)' });
+  } else if (a.kind === 'tls' || a.kind === 'tcp') {
+    port = a.port;
+    if (e.kind === 'tls') {
+      if (a.kind === 'tcp') reasons.push({ code: 'tls-rule-plain-tcp', message: 'a tls rule never permits a plain TCP connection (no TLS was seen)' });
+      names = a.kind === 'tls' && a.serverName !== undefined ? [a.serverName] : [];
+      if (e.names && names.length === 0) {
+        if (a.kind === 'tls') reasons.push({ code: 'sni-missing', message: 'the connection sent no server name (SNI), so serverNamePatterns cannot match' });
+        related = related || (a.hostnames ?? []).some((h) => bestNameRelation(e.names!, [h]) === 'match');
+      }
+      if (e.alpn && a.kind === 'tls' && !(a.alpn ?? []).some((x) => e.alpn!.includes(x))) {
+        reasons.push({ code: 'alpn', message: `offered ALPN ${(a.alpn ?? []).join(', ') || '(none)'} shares nothing with alpn ${e.alpn.join(', ')}` });
+      }
+    } else names = (a.hostnames ?? []).slice();
+  } else return undefined;
+  if (e.names && names.length > 0) {
+    const r = bestNameRelation(e.names, names);
+    if (r === 'match') related = true;
+    else if (r) { related = true; reasons.push(r); }
+    else reasons.push({ code: 'host', message: `${names[0]} matches none of ${e.names.join(', ')}` });
+  }
+  if (e.cidrs) {
+    const remoteIp = a.remoteIp;
+    const address = addressOf(remoteIp);
+    if (cidrsContain(e.cidrs, address)) related = true;
+    // An address rule for the same port is about the same service somewhere else.
+    else if (!e.names && e.ports?.has(port) && address && e.cidrs.some((c) => c.version === address.version)) related = true;
+    if (!cidrsContain(e.cidrs, address)) reasons.push({ code: 'cidr', message: remoteIp ? `address ${remoteIp} is outside cidrs ${e.cidrs.length > 3 ? `(${e.cidrs.length} prefixes)` : (e.rawCidrs ?? []).join(', ')}` : 'no remote address was recorded, and the rule states cidrs' });
+  }
+  if (e.ports && !e.ports.has(port)) reasons.push({ code: 'port', message: `port ${port} is not in ports ${portText(e.ports)}` });
+  return related && reasons.length ? { rule: e.id, order: e.order, reasons } : undefined;
+}
+
+function sshCandidate(e: SshEntry, a: Extract<Access, { kind: 'ssh' }>): Candidate | undefined {
+  const reasons: MissReason[] = [];
+  const r = bestNameRelation([e.host], [a.host]);
+  if (r === undefined) return undefined;
+  if (r !== 'match') reasons.push(r);
+  if (e.port !== a.port) reasons.push({ code: 'port', message: `the ssh transport is on port ${e.port}, the command used ${a.port}` });
+  if (e.user !== undefined && e.user !== a.user) reasons.push({ code: 'user', message: `user ${a.user ?? '(none)'} is not ${e.user}` });
+  if (e.repositoryPatterns && !(a.repositoryPath !== undefined && e.repositoryPatterns.some((p) => matchRepositoryPattern(p, a.repositoryPath!)))) {
+    reasons.push({ code: 'repository', message: `repository ${a.repositoryPath ?? '(none)'} matches none of repositoryPatterns ${e.repositoryPatterns.join(', ')}` });
+  }
+  return reasons.length ? { rule: e.id, order: e.order, reasons } : undefined;
+}
+
+/** The nearest rule that did not permit `a` (fewest missed criteria, then earliest), if any names its destination. */
+export function nearMiss(rules: PolicyRules, a: Access): NearMiss | undefined {
+  const candidates: Candidate[] = [];
+  const push = (c: Candidate | undefined) => { if (c) candidates.push(c); };
+  if (a.kind === 'http') {
+    const url = parseUrl(a.url);
+    if (url) for (const e of rules.urls) push(urlCandidate(e, a.method, url));
+    for (const e of rules.conns) push(connCandidate(e, a, url));
+  } else if (a.kind === 'tls' || a.kind === 'tcp') {
+    for (const e of rules.conns) push(connCandidate(e, a, undefined));
+    const names = a.kind === 'tls' ? (a.serverName !== undefined ? [a.serverName] : []) : (a.hostnames ?? []);
+    for (const e of rules.implied) {
+      if (names.some((n) => normaliseHost(n) === e.host) && e.port !== a.port) {
+        push({ rule: e.id, order: e.order, reasons: [{ code: 'port', message: `the source implies connections to ${e.host} on port ${e.port}, not ${a.port}` }] });
+      }
+    }
+  } else {
+    for (const e of rules.ssh) push(sshCandidate(e, a));
+  }
+  if (candidates.length === 0) return undefined;
+  candidates.sort((x, y) => x.reasons.length - y.reasons.length || x.order - y.order);
+  const best = candidates[0];
+  return { rule: best.rule, reasons: best.reasons, message: best.reasons.map((r) => r.message).join('; ') };
+}

@@ -1,0 +1,110 @@
+/**
+ * Recognising software sources from what a job did (URL shapes, SSH commands), shared by the
+ * explainer's `fix` and by `suggest`. Prefers presets, then ecosystem sources, then narrow connections.
+ */
+import { isHostPattern } from '../formats/host-pattern';
+import { isRepositoryPattern } from '../formats/repository-pattern';
+import { parseAddress } from '../formats/ip';
+import type { Connection, Source } from '../policy/types';
+import type { Access } from './access';
+import { gitRepository, ociOperation, ociRepository } from './rules';
+import { originUrl, parseUrl, type ParsedUrl } from './url';
+
+/** A repository path as a literal repository pattern (leading `/` and trailing `.git` dropped), if it can be one. */
+export function literalRepositoryPattern(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  let p = path;
+  while (p.startsWith('/')) p = p.slice(1);
+  while (p.endsWith('/')) p = p.slice(0, -1);
+  if (p.toLowerCase().endsWith('.git')) p = p.slice(0, -4);
+  return p.length > 0 && !p.includes('*') && isRepositoryPattern(p) ? p : undefined;
+}
+
+export function isGitSmartHttpPath(path: string): boolean {
+  return path.includes('/info/refs') || path.endsWith('/git-upload-pack') || path.endsWith('/git-receive-pack');
+}
+
+/** The ecosystem a URL's shape belongs to, if any. */
+export function ecosystemOf(url: ParsedUrl): 'oci' | 'git' | 'pypi' | 'npm' | 'golang' | 'apt' | 'apk' | 'rubygems' | 'nix' | undefined {
+  const p = url.path;
+  if (ociRepository(p) !== undefined) return 'oci';
+  if (isGitSmartHttpPath(p)) return 'git';
+  if (p === '/simple' || p.startsWith('/simple/') || (p.startsWith('/packages/') && /\.(whl|tar\.gz|zip|egg)$/.test(p)) || p.startsWith('/pypi/')) return 'pypi';
+  if (/\/-\/[^/]+\.tgz$/.test(p)) return 'npm';
+  if (p.includes('/@v/') || p.endsWith('/@latest')) return 'golang';
+  if (p.includes('/dists/') || p.includes('/pool/')) return 'apt';
+  if (p.endsWith('/APKINDEX.tar.gz') || p.endsWith('.apk')) return 'apk';
+  if ((p.startsWith('/gems/') && p.endsWith('.gem')) || p.startsWith('/api/v1/dependencies') || p.startsWith('/quick/')) return 'rubygems';
+  if (p.endsWith('.narinfo') || p.startsWith('/nar/') || p === '/nix-cache-info') return 'nix';
+  return undefined;
+}
+
+/** An ecosystem source that permits this one HTTP request, when its URL has a recognised shape. */
+export function sourceForRequest(url: ParsedUrl, method: string): Source | undefined {
+  const origin = originUrl(url);
+  switch (ecosystemOf(url)) {
+    case 'oci': {
+      const name = ociRepository(url.path)!;
+      const op = ociOperation(method);
+      if (!op) return undefined;
+      const pattern = name === '' ? undefined : literalRepositoryPattern(name);
+      return { oci: { urls: [origin], ...(pattern ? { repositoryPatterns: [pattern] } : {}), operations: [op] } };
+    }
+    case 'git': {
+      const pattern = literalRepositoryPattern(gitRepository('/', url.path));
+      return { git: { ...(pattern ? { repositoryPatterns: [pattern] } : {}), https: [{ baseUrl: origin }] } };
+    }
+    case undefined: return undefined;
+    case 'pypi': return { pypi: { urls: [origin] } };
+    case 'npm': return { npm: { urls: [origin] } };
+    case 'golang': return { golang: { urls: [origin] } };
+    case 'apt': return { apt: { urls: [origin] } };
+    case 'apk': return { apk: { urls: [origin] } };
+    case 'rubygems': return { rubygems: { urls: [origin] } };
+    case 'nix': return { nix: { urls: [origin] } };
+  }
+}
+
+function isIp(text: string): boolean {
+  return parseAddress(text) !== undefined;
+}
+
+function nameOrCidr(name: string | undefined, ip: string | undefined): { names?: string[]; cidrs?: string[] } | undefined {
+  if (name !== undefined && !isIp(name) && isHostPattern(name)) return { names: [name.toLowerCase().replace(/\.$/, '')] };
+  const address = name !== undefined && isIp(name) ? name : ip;
+  if (address !== undefined && isIp(address)) return { cidrs: [address] };
+  return undefined;
+}
+
+/** The narrowest connection rule that permits an access (undefined when the trace gives no target). */
+export function connectionFor(a: Access): Connection | undefined {
+  if (a.kind === 'http') {
+    const url = parseUrl(a.url);
+    if (!url) return undefined;
+    const t = nameOrCidr(url.host, a.remoteIp);
+    if (!t) return undefined;
+    if (url.scheme === 'https') return { tls: { ...(t.names ? { serverNamePatterns: t.names } : { cidrs: t.cidrs }), ports: [url.port] } };
+    return { tcp: { ...(t.names ? { hostPatterns: t.names } : { cidrs: t.cidrs }), ports: [url.port] } };
+  }
+  if (a.kind === 'tls') {
+    const t = nameOrCidr(a.serverName, a.remoteIp);
+    if (!t) return undefined;
+    if (t.names) return { tls: { serverNamePatterns: t.names, ports: [a.port] } };
+    return { tls: { cidrs: t.cidrs, ports: [a.port] } };
+  }
+  if (a.kind === 'tcp') {
+    const name = (a.hostnames ?? []).find((n) => !isIp(n) && isHostPattern(n.replace(/\.$/, '')));
+    const t = nameOrCidr(name, a.remoteIp);
+    if (!t) return undefined;
+    return { tcp: { ...(t.names ? { hostPatterns: t.names } : { cidrs: t.cidrs }), ports: [a.port] } };
+  }
+  return undefined;
+}
+
+/** The git source that permits an SSH git command. */
+export function sourceForSsh(a: Extract<Access, { kind: 'ssh' }>): Source | undefined {
+  const host = a.host.toLowerCase().replace(/\.$/, '');
+  if (!isHostPattern(host)) return undefined;
+  const pattern = literalRepositoryPattern(a.repositoryPath);
+  return { git: { ...(pattern ? { repositoryPatterns: [pattern] } : {}), ssh: [{ host, port: a.port, ...(a.user !== undefined ? { user: a.user } : {}) }] } };
+}
