@@ -1,0 +1,50 @@
+/** Inputs shared by explain, suggest, test and diff: policies, traces and test files, with exit-2 errors. */
+import { createReadStream, statSync } from 'node:fs';
+import { LineIndex, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
+import { readTextFile, UsageError } from './io';
+
+/** Reads and validates a policy file; any error diagnostic makes it unusable (exit 2, messages on stderr). */
+export function loadPolicy(file: string, catalog: PresetCatalog): Policy {
+  const text = readTextFile(file);
+  const result = validate(text, { fileName: file, catalog, lint: false }) as { value: unknown; diagnostics: { severity: string; message: string; offset: number; code: string; pointer: string }[] };
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0 || typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {
+    const lines = new LineIndex(text);
+    const shown = errors.slice(0, 5).map((d) => {
+      const p = lines.positionAt(d.offset);
+      return `  ${file}:${p.line + 1}:${p.character + 1} ${d.code}: ${d.message}`;
+    });
+    const more = errors.length > 5 ? [`  ... and ${errors.length - 5} more (run \`netpolicy check ${file}\`)`] : [];
+    throw new UsageError([`${file} is not a valid policy:`, ...shown, ...more].join('\n') || `${file} is not a valid policy`);
+  }
+  return result.value as Policy;
+}
+
+/** Streams a trace file observation by observation; a malformed trace is exit 2 naming the file. */
+export async function readTraceFile(file: string, onObservation: (o: AnyObservation) => void): Promise<TraceHeader> {
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) throw new UsageError(`cannot read ${file}: is a directory, not a file`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    readTextFile(file); // throws the standard "cannot read" message
+  }
+  try {
+    return await streamTrace(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), onObservation);
+  } catch (error) {
+    if (error instanceof TraceError) throw new UsageError(`${file}: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code) throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+/** Parses a JSON file (test files); a syntax error is exit 2. */
+export function readJsonFile(file: string): unknown {
+  const text = readTextFile(file);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
