@@ -163,13 +163,15 @@ function makeClient(io: Io, baseUrl: string, token: string | undefined, values: 
 /** "downloading 1.2 MiB of 3.4 MiB" on a TTY only, redrawn at most every 100 ms. */
 function progressReporter(io: Io, quiet: boolean) {
   const enabled = !quiet && io.stderr.isTTY === true;
+  const started = Date.now();
   let last = 0;
   let shown = false;
   const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
   return {
     update: enabled ? ({ received, total }: { received: number; total?: number }) => {
       const now = Date.now();
-      if (now - last < 100 || received < 256 * 1024) return;
+      // Only slow or large downloads: a quick small one would just flicker.
+      if (now - last < 100 || (received < 256 * 1024 && now - started < 500)) return;
       last = now;
       shown = true;
       io.stderr.write(`\rdownloading ${mib(received)}${total ? ` of ${mib(total)}` : ''}\u001b[K`);
