@@ -1,0 +1,184 @@
+/**
+ * A least-privilege policy from one or more traces (union over runs): presets where a known preset
+ * permits the access, ecosystem sources recognised from URL shapes and SSH commands, narrow
+ * connections otherwise. The result is checked: the model allows every access it was built from.
+ */
+import { defaultPresetCatalog } from '../presets/catalog';
+import type { Connection, OciOperation, Policy, Source } from '../policy/types';
+import type { AnyObservation } from '../trace/types';
+import { accessOf, type Access } from './access';
+import { CompiledPolicy } from './evaluate';
+import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
+import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
+import { originUrl, parseUrl } from './url';
+import { normaliseHost } from '../formats/host-pattern';
+
+/** Collects the accesses of traces; `finish` writes the policy. */
+export class Suggester {
+  private readonly accesses = new Map<string, Access>();
+  private resolved = new Map<string, string[]>();
+
+  constructor(private readonly options: EvalOptions = {}) {}
+
+  /** Starts a new trace (DNS answers of one trace do not name addresses in another). */
+  beginTrace(): void {
+    this.resolved = new Map();
+  }
+
+  add(o: AnyObservation): void {
+    if (o.protocol === 'dns') {
+      const d = o as Extract<AnyObservation, { protocol: 'dns' }>;
+      if (d.queryName && d.answers) for (const ip of d.answers) {
+        const list = this.resolved.get(ip) ?? [];
+        const name = normaliseHost(d.queryName);
+        if (!list.includes(name)) list.push(name);
+        this.resolved.set(ip, list);
+      }
+      return;
+    }
+    const ip = (o as { remoteIp?: string }).remoteIp;
+    const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.get(ip) : undefined);
+    if (!a) return;
+    const key = JSON.stringify(a);
+    if (!this.accesses.has(key)) this.accesses.set(key, a);
+  }
+
+  finish(): Policy {
+    return suggestFromAccesses([...this.accesses.values()], this.options);
+  }
+}
+
+function sortedUnique<T>(items: Iterable<T>): T[] {
+  return [...new Set(items)].sort() as T[];
+}
+
+export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {}): Policy {
+  const catalog = options.catalog ?? defaultPresetCatalog;
+  const presetPolicies = catalog.presets.filter((p) => !p.opaque && p.known).map((p) => ({ name: p.name, compiled: new CompiledPolicy({ presets: [p.name as never] }, options) }));
+  const presets = new Set<string>();
+  let rest: Access[] = [];
+  for (const a of accesses) {
+    const hit = presetPolicies.find((p) => p.compiled.firstPermitting(a));
+    if (hit) presets.add(hit.name);
+    else rest.push(a);
+  }
+
+  // Ecosystem sources from HTTP URL shapes and SSH commands.
+  const oci = new Map<string, Map<string, Set<OciOperation>>>(); // origin -> repository ('' = any) -> operations
+  const gitHttps = new Map<string, Set<string>>(); // origin -> repository patterns ('' = any)
+  const simple = new Map<string, Source>(); // kind+origin -> source
+  const ssh = new Map<string, { host: string; port: number; user?: string; repos: Set<string> }>();
+  const unrecognised: Access[] = [];
+  for (const a of rest) {
+    if (a.kind === 'ssh') {
+      const s = sourceForSsh(a);
+      if (!s) { unrecognised.push(a); continue; }
+      const t = (s as { git: { ssh: { host: string; port: number; user?: string }[] } }).git.ssh[0];
+      const key = `${t.host}:${t.port}:${t.user ?? ''}`;
+      const entry = ssh.get(key) ?? { ...t, repos: new Set<string>() };
+      entry.repos.add(literalRepositoryPattern(a.repositoryPath) ?? '');
+      ssh.set(key, entry);
+      continue;
+    }
+    if (a.kind !== 'http') { unrecognised.push(a); continue; }
+    const url = parseUrl(a.url);
+    const kind = url && ecosystemOf(url);
+    if (!url || !kind) { unrecognised.push(a); continue; }
+    const origin = originUrl(url);
+    if (kind === 'oci') {
+      const op = ociOperation(a.method);
+      if (!op) { unrecognised.push(a); continue; }
+      const name = ociRepository(url.path)!;
+      const repos = oci.get(origin) ?? new Map();
+      const repo = name === '' ? '' : literalRepositoryPattern(name) ?? '*any*';
+      const ops = repos.get(repo) ?? new Set();
+      ops.add(op);
+      repos.set(repo, ops);
+      oci.set(origin, repos);
+    } else if (kind === 'git') {
+      const repos = gitHttps.get(origin) ?? new Set();
+      repos.add(literalRepositoryPattern(gitRepository('/', url.path)) ?? '*any*');
+      gitHttps.set(origin, repos);
+    } else {
+      simple.set(`${kind} ${origin}`, { [kind]: { urls: [origin] } } as Source);
+    }
+  }
+  const sources: Source[] = [];
+  for (const [, source] of [...simple].sort((x, y) => x[0].localeCompare(y[0]))) sources.push(source);
+  for (const [origin, repos] of oci) {
+    // `/v2/` pings need the operation only; they are covered by any source of the origin with it.
+    const ping = repos.get('');
+    repos.delete('');
+    const anyRepo = repos.get('*any*');
+    repos.delete('*any*');
+    // One source per distinct operation set, listing the repositories that used exactly it.
+    const byOps = new Map<string, { ops: OciOperation[]; repos: string[] }>();
+    for (const [repo, ops] of repos) {
+      const list = sortedUnique(ops);
+      const key = list.join(',');
+      const g = byOps.get(key) ?? { ops: list, repos: [] };
+      g.repos.push(repo);
+      byOps.set(key, g);
+    }
+    for (const g of byOps.values()) sources.push({ oci: { urls: [origin], repositoryPatterns: sortedUnique(g.repos), operations: g.ops } });
+    if (anyRepo) sources.push({ oci: { urls: [origin], operations: sortedUnique(anyRepo) } });
+    if (ping) {
+      const covered = [...ping].every((op) => [...byOps.values()].some((g) => g.ops.includes(op)) || anyRepo?.has(op));
+      if (!covered) sources.push({ oci: { urls: [origin], operations: sortedUnique(ping) } });
+    }
+  }
+  for (const [origin, repos] of gitHttps) {
+    const any = repos.has('*any*') || repos.has('');
+    sources.push({ git: { ...(any ? {} : { repositoryPatterns: sortedUnique(repos) }), https: [{ baseUrl: origin }] } });
+  }
+  for (const t of ssh.values()) {
+    const any = t.repos.has('');
+    sources.push({ git: { ...(any ? {} : { repositoryPatterns: sortedUnique(t.repos) }), ssh: [{ host: t.host, port: t.port, ...(t.user !== undefined ? { user: t.user } : {}) }] } });
+  }
+
+  // Narrow connections for what is left (the sources' implied connections cover their hosts).
+  const policyOf = (connections: Connection[]): Policy => ({ default: 'deny', presets: [...presets].sort((a, b) => catalogIndex(a) - catalogIndex(b)) as never, sources, connections });
+  const catalogIndex = (name: string) => catalog.presets.findIndex((p) => p.name === name);
+  const interim = new CompiledPolicy(policyOf([]), options);
+  rest = [...unrecognised, ...rest.filter((a) => a.kind === 'http' || a.kind === 'ssh')].filter((a) => !interim.firstPermitting(a));
+  const conns = new Map<string, { kind: 'tls' | 'tcp'; field: 'serverNamePatterns' | 'hostPatterns' | 'cidrs'; target: string; ports: Set<number> }>();
+  for (const a of rest) {
+    const c = connectionFor(a);
+    if (!c) continue;
+    const kind = 'tls' in c ? 'tls' : 'tcp';
+    const body = (c as unknown as Record<string, Record<string, unknown>>)[kind];
+    const field = (body.serverNamePatterns ? 'serverNamePatterns' : body.hostPatterns ? 'hostPatterns' : 'cidrs') as 'serverNamePatterns' | 'hostPatterns' | 'cidrs';
+    const target = (body[field] as string[])[0];
+    const key = `${kind} ${field} ${target}`;
+    const entry = conns.get(key) ?? { kind, field, target, ports: new Set<number>() };
+    for (const p of body.ports as number[]) entry.ports.add(p);
+    conns.set(key, entry);
+  }
+  const connections: Connection[] = [...conns.values()]
+    .sort((x, y) => x.kind.localeCompare(y.kind) || x.target.localeCompare(y.target))
+    .map((e) => ({ [e.kind]: { [e.field]: [e.target], ports: [...e.ports].sort((a, b) => a - b) } }) as unknown as Connection);
+
+  const policy = policyOf(connections);
+  // Safety net: anything still denied gets its own narrowest rule.
+  const check = new CompiledPolicy(policy, options);
+  for (const a of accesses) {
+    if (check.firstPermitting(a)) continue;
+    const c = connectionFor(a);
+    if (c) connections.push(c);
+    else if (a.kind === 'ssh') { const s = sourceForSsh(a); if (s) sources.push(s); }
+  }
+  const result: Policy = { default: 'deny', presets: policy.presets };
+  if (sources.length) result.sources = sources;
+  if (connections.length) result.connections = connections;
+  return result;
+}
+
+/** Suggests a policy from parsed observations (of one or more traces, each a separate array). */
+export function suggestPolicy(traces: Iterable<AnyObservation>[], options: EvalOptions = {}): Policy {
+  const s = new Suggester(options);
+  for (const trace of traces) {
+    s.beginTrace();
+    for (const o of trace) s.add(o);
+  }
+  return s.finish();
+}
