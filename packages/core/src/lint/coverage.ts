@@ -16,7 +16,7 @@ import { isHostPattern } from '../formats/host-pattern';
 import { isRepositoryPattern, matchRepositoryPattern } from '../formats/repository-pattern';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { PresetCatalog } from '../presets/catalog';
-import { cidrOf, isObject, parseUrl, pointerOf, viewOf } from './walk';
+import { cidrOf, isObject, parseUrl, viewOf } from './walk';
 import type { JsonObject, ParsedUrl } from './walk';
 
 /** How many earlier atoms of one bucket are compared (keeps adversarial policies linear). */
@@ -474,10 +474,6 @@ function presetIndex(names: string[], catalog: PresetCatalog): AtomIndex {
 
 const cache = new WeakMap<object, { catalog: PresetCatalog; analysis: CoverageAnalysis }>();
 
-function kindName(item: unknown): string {
-  return isObject(item) && Object.keys(item).length === 1 ? Object.keys(item)[0] : 'rule';
-}
-
 export function analyseCoverage(value: unknown, catalog: PresetCatalog): CoverageAnalysis {
   const cached = isObject(value) ? cache.get(value) : undefined;
   if (cached && cached.catalog === catalog) return cached.analysis;
@@ -486,27 +482,25 @@ export function analyseCoverage(value: unknown, catalog: PresetCatalog): Coverag
   const presets = presetIndex(enabledPresets(view.root, catalog), catalog);
   const policy = new AtomIndex();
   let order = 0;
-  const groups: Array<[string, unknown[], (item: unknown) => Atom[] | undefined]> = [
-    ['sources', view.sourceItems, sourceAtoms],
-    ['connections', view.connectionItems, connectionAtoms],
+  // Only entries with one recognised kind whose value is an object take part (schema errors cover the rest).
+  const groups: Array<[Array<{ pointer: string; kind: string; raw: JsonObject }>, (item: unknown) => Atom[] | undefined]> = [
+    [view.sources, sourceAtoms],
+    [view.connections, connectionAtoms],
   ];
-  for (const [member, items, atomsOf] of groups) {
+  for (const [entries, atomsOf] of groups) {
     const seen = new Map<string, string>();
-    items.forEach((item, i) => {
-      if (!isObject(item)) return;
-      const pointer = pointerOf(member, i);
-      const key = canonicalJson(item);
+    for (const { pointer, kind, raw } of entries) {
+      const key = canonicalJson(raw);
       const earlier = seen.get(key);
       if (earlier !== undefined) {
-        analysis.duplicates.push({ pointer, kind: kindName(item), earlier });
-        return;
+        analysis.duplicates.push({ pointer, kind, earlier });
+        continue;
       }
       seen.set(key, pointer);
-      const atoms = atomsOf(item);
-      if (!atoms || atoms.length === 0) return;
-      const kind = kindName(item);
+      const atoms = atomsOf(raw);
+      if (!atoms || atoms.length === 0) continue;
       const byPresets = atoms.map((a) => presets.find(a));
-      if (member === 'sources' && byPresets.every((p) => p !== undefined)) {
+      if (atomsOf === sourceAtoms && byPresets.every((p) => p !== undefined)) {
         analysis.redundant.push({ pointer, kind, rules: [], presets: unique(byPresets as string[]).map((l) => l.slice('preset:'.length)) });
       } else {
         const coverers = atoms.map((a, j) => policy.find(a) ?? byPresets[j]);
@@ -519,7 +513,7 @@ export function analyseCoverage(value: unknown, catalog: PresetCatalog): Coverag
       }
       policy.order.set(pointer, order++);
       for (const atom of atoms) policy.add(pointer, atom);
-    });
+    }
   }
   if (isObject(value)) cache.set(value, { catalog, analysis });
   return analysis;

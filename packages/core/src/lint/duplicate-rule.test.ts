@@ -46,5 +46,7 @@ describe('duplicate-rule', () => {
       connections: [{ udp: { cidrs: ['192.0.2.1'] } }, { icmp: { cidrs: ['192.0.2.1'] } }, { udp: { cidrs: ['192.0.2.1'], ports: [53] } }],
     })).toEqual([]);
     expect(pointers(duplicateRule, { sources: 'x', connections: [1, 1, null, null] })).toEqual([]);
+    // Malformed entries (no single recognised kind) are left to the schema errors.
+    expect(pointers(duplicateRule, { sources: [{}, {}, { pip: { urls: [] } }, { pip: { urls: [] } }], connections: [{ tls: 1 }, { tls: 1 }] })).toEqual([]);
   });
 });
