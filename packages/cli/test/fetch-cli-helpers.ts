@@ -1,27 +1,15 @@
 /** Runs the built CLI as a process (asynchronously, so in-process test servers keep answering). */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const root = new URL('../../../', import.meta.url).pathname;
 export const bin = join(root, 'packages/cli/bin/netpolicy.js');
 const bundle = join(root, 'packages/cli/dist/netpolicy.js');
 
-function newest(dir: string): number {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** Builds the bundle when it is missing or older than the client or CLI sources. */
+/** The tests run the built CLI; `npm test` builds it first (building here would race other test files). */
 export function ensureBuilt(): void {
-  const sources = Math.max(newest(join(root, 'packages/client/src')), newest(join(root, 'packages/cli/src')));
-  if (!existsSync(bundle) || statSync(bundle).mtimeMs < sources) {
-    execFileSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'ignore' });
-  }
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`node esbuild.mjs\` (npm test does) before these tests`);
 }
 
 export interface Run { code: number | null; stdout: string; stderr: string }
