@@ -9,9 +9,9 @@ export const BROAD_PREFIX_LIMIT = { 4: 8, 6: 16 } as const;
 export const broadCidr: LintRule = {
   code: 'broad-cidr',
   description: 'A CIDR is very wide (IPv4 shorter than /8, IPv6 shorter than /16): it allows a large part of the internet.',
-  check({ value }) {
+  check(context) {
     const findings: LintFinding[] = [];
-    for (const ref of connectionCidrs(viewOf(value))) {
+    for (const ref of connectionCidrs(viewOf(context))) {
       const limit = BROAD_PREFIX_LIMIT[ref.cidr.version];
       if (ref.cidr.prefix >= limit) continue;
       const whole = ref.cidr.prefix === 0;

@@ -6,9 +6,9 @@ import { connectionCidrs, viewOf } from './walk';
 export const cidrHostBits: LintRule = {
   code: 'cidr-host-bits',
   description: 'A CIDR prefix has host bits set; it means its network address.',
-  check({ value }) {
+  check(context) {
     const findings: LintFinding[] = [];
-    for (const ref of connectionCidrs(viewOf(value))) {
+    for (const ref of connectionCidrs(viewOf(context))) {
       if (!ref.cidr.explicitPrefix || !hasHostBits(ref.cidr)) continue;
       const network = networkOf(ref.cidr);
       findings.push({

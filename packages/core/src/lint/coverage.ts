@@ -16,6 +16,7 @@ import { isHostPattern } from '../formats/host-pattern';
 import { isRepositoryPattern, matchRepositoryPattern } from '../formats/repository-pattern';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { PresetCatalog } from '../presets/catalog';
+import type { LintContext } from './types';
 import { cidrOf, isObject, parseUrl, viewOf } from './walk';
 import type { JsonObject, ParsedUrl } from './walk';
 
@@ -472,12 +473,14 @@ function presetIndex(names: string[], catalog: PresetCatalog): AtomIndex {
   return index;
 }
 
-const cache = new WeakMap<object, { catalog: PresetCatalog; analysis: CoverageAnalysis }>();
+const cache = new WeakMap<object, CoverageAnalysis>();
 
-export function analyseCoverage(value: unknown, catalog: PresetCatalog): CoverageAnalysis {
-  const cached = isObject(value) ? cache.get(value) : undefined;
-  if (cached && cached.catalog === catalog) return cached.analysis;
-  const view = viewOf(value);
+/** The analysis of one lint context (cached: three rules ask for it). */
+export function analyseCoverage(context: LintContext): CoverageAnalysis {
+  const cached = cache.get(context);
+  if (cached) return cached;
+  const { catalog } = context;
+  const view = viewOf(context);
   const analysis: CoverageAnalysis = { duplicates: [], redundant: [], shadowed: [], presetsOmitted: view.root?.presets === undefined };
   const presets = presetIndex(enabledPresets(view.root, catalog), catalog);
   const policy = new AtomIndex();
@@ -515,7 +518,7 @@ export function analyseCoverage(value: unknown, catalog: PresetCatalog): Coverag
       for (const atom of atoms) policy.add(pointer, atom);
     }
   }
-  if (isObject(value)) cache.set(value, { catalog, analysis });
+  cache.set(context, analysis);
   return analysis;
 }
 

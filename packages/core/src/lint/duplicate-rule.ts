@@ -5,8 +5,8 @@ import { analyseCoverage } from './coverage';
 export const duplicateRule: LintRule = {
   code: 'duplicate-rule',
   description: 'A source or connection repeats an earlier one exactly.',
-  check({ value, catalog }) {
-    return analyseCoverage(value, catalog).duplicates.map((d) => ({
+  check(context) {
+    return analyseCoverage(context).duplicates.map((d) => ({
       code: 'duplicate-rule' as const,
       pointer: d.pointer,
       message: `This ${d.kind} ${d.pointer.startsWith('/sources/') ? 'source' : 'connection'} is identical to ${d.earlier}, so it never changes a verdict. Remove it.`,

@@ -75,6 +75,16 @@ describe('lint', () => {
     for (const v of [null, 1, 'x', [], [clean], {}, { sources: {}, connections: 'x', default: 3, presets: 'pypi' }]) expect(lint(v)).toEqual([]);
   });
 
+  test('a document changed between two runs is linted afresh (no stale cache)', () => {
+    const doc: any = { presets: [], sources: [{ npm: { urls: ['https://npm.example'] } }] };
+    expect(lint(doc)).toEqual([]);
+    doc.sources[0].npm.urls[0] = 'http://npm.example';
+    doc.sources.push({ npm: { urls: ['http://npm.example'] } });
+    expect(lint(doc).map((f) => [f.code, f.pointer])).toEqual([
+      ['insecure-url', '/sources/0/npm/urls/0'], ['duplicate-rule', '/sources/1'], ['insecure-url', '/sources/1/npm/urls/0'],
+    ]);
+  });
+
   test('the catalog option is used (presets of a user catalog)', async () => {
     const { loadPresetCatalog } = await import('../presets/catalog');
     const catalog = loadPresetCatalog({ version: 1, presets: [{ name: 'pypi', description: 'emptied', opaque: true }] });

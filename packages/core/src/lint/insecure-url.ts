@@ -5,9 +5,9 @@ import { parseUrl, sourceUrls, viewOf } from './walk';
 export const insecureUrl: LintRule = {
   code: 'insecure-url',
   description: 'A source URL uses http://: downloads can be read and altered in transit.',
-  check({ value }) {
+  check(context) {
     const findings: LintFinding[] = [];
-    for (const ref of sourceUrls(viewOf(value))) {
+    for (const ref of sourceUrls(viewOf(context))) {
       if (parseUrl(ref.url)?.scheme !== 'http') continue;
       const secure = `https://${ref.url.slice('http://'.length)}`;
       findings.push({

@@ -21,9 +21,9 @@ const targets: Array<{ text: string; cidr: ParsedCidr }> = METADATA_ADDRESSES.fl
 export const metadataAddress: LintRule = {
   code: 'metadata-address',
   description: 'A CIDR contains a cloud metadata address (169.254.169.254, fd00:ec2::254, ...), which hands out instance credentials.',
-  check({ value }) {
+  check(context) {
     const findings: LintFinding[] = [];
-    for (const ref of connectionCidrs(viewOf(value))) {
+    for (const ref of connectionCidrs(viewOf(context))) {
       const hit = [...new Set(targets.filter((t) => cidrContains(ref.cidr, t.cidr)).map((t) => t.text))];
       if (hit.length === 0) continue;
       const names = hit.map((a) => `\`${a}\``).join(', ');

@@ -9,8 +9,8 @@ import { analyseCoverage } from './coverage';
 export const redundantWithPreset: LintRule = {
   code: 'redundant-with-preset',
   description: 'A source only allows what an enabled preset already allows.',
-  check({ value, catalog }) {
-    const analysis = analyseCoverage(value, catalog);
+  check(context) {
+    const analysis = analyseCoverage(context);
     return analysis.redundant.map((r) => {
       const names = r.presets.map((p) => `\`${p}\``).join(' and ');
       const why = analysis.presetsOmitted ? ' (every preset is enabled because `presets` is omitted)' : '';

@@ -5,8 +5,8 @@ import { viewOf } from './walk';
 export const rulesUnusedWithDefaultAllow: LintRule = {
   code: 'rules-unused-with-default-allow',
   description: 'With `default: "allow"` every access is allowed, so the sources and connections change nothing.',
-  check({ value }) {
-    const view = viewOf(value);
+  check(context) {
+    const view = viewOf(context);
     if (view.root?.default !== 'allow') return [];
     const counts: string[] = [];
     if (view.sourceItems.length > 0) counts.push(`${view.sourceItems.length} source${view.sourceItems.length === 1 ? '' : 's'}`);

@@ -14,8 +14,8 @@ function list(items: string[]): string {
 export const shadowedRule: LintRule = {
   code: 'shadowed-rule',
   description: 'A rule is entirely covered by earlier rules or enabled presets: it never decides an access.',
-  check({ value, catalog }) {
-    return analyseCoverage(value, catalog).shadowed.map((s) => {
+  check(context) {
+    return analyseCoverage(context).shadowed.map((s) => {
       const by = [...s.rules, ...s.presets.map((p) => `preset \`${p}\``)];
       const what = s.rules.length > 0 ? (s.rules.length === 1 ? 'the earlier rule ' : 'the earlier rules ') : '';
       return {

@@ -6,9 +6,9 @@ import { hostPatterns, quote, viewOf } from './walk';
 export const unmatchableHostPattern: LintRule = {
   code: 'unmatchable-host-pattern',
   description: 'A host pattern can never match a real host name (empty label, label starting or ending with `-`, label over 63 characters).',
-  check({ value }) {
+  check(context) {
     const findings: LintFinding[] = [];
-    for (const ref of hostPatterns(viewOf(value))) {
+    for (const ref of hostPatterns(viewOf(context))) {
       const problem = unmatchableHostProblem(ref.pattern);
       if (!problem) continue;
       findings.push({

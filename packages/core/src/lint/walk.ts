@@ -1,7 +1,7 @@
 /**
  * The shared walker of lint rules: the well-shaped parts of a policy, with their JSON Pointers.
  * The value may be any JSON value; malformed parts are skipped silently (the schema reports them).
- * One view per document value is cached, so ten rules walk the document once.
+ * One view per lint context is cached, so ten rules walk the document once.
  */
 import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
 import type { ConnectionKind, SourceKind } from '../policy/types';
@@ -76,12 +76,22 @@ function entryOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonO
   return isObject(body) ? { kind: keys[0], body, raw: item } : undefined;
 }
 
+/**
+ * Views are cached per lint context, not per document value: `lint()` passes one context to every
+ * rule, so the document is walked once, and a document mutated between two runs is walked again.
+ */
 const views = new WeakMap<object, PolicyView>();
 
-export function viewOf(value: unknown): PolicyView {
-  if (!isObject(value)) return { sourceItems: [], connectionItems: [], sources: [], connections: [], memo: {} };
-  const cached = views.get(value);
+export function viewOf(context: { value: unknown }): PolicyView {
+  const cached = views.get(context);
   if (cached) return cached;
+  const view = walk(context.value);
+  views.set(context, view);
+  return view;
+}
+
+function walk(value: unknown): PolicyView {
+  if (!isObject(value)) return { sourceItems: [], connectionItems: [], sources: [], connections: [], memo: {} };
   const sourceItems = Array.isArray(value.sources) ? value.sources : [];
   const connectionItems = Array.isArray(value.connections) ? value.connections : [];
   const sources: SourceEntry[] = [];
@@ -94,9 +104,7 @@ export function viewOf(value: unknown): PolicyView {
     const e = entryOf(connectionItems[i], connectionKinds);
     if (e) connections.push({ index: i, pointer: pointerOf('connections', i), kind: e.kind as ConnectionKind, body: e.body, raw: e.raw });
   }
-  const view: PolicyView = { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
-  views.set(value, view);
-  return view;
+  return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
 
 /** URL rule of interface.md / D3: `^https?://[^/?#@]+(/[^?#]*)?$`, checked by a scan. */

@@ -14,9 +14,9 @@ export function matchesEveryRepository(pattern: string): boolean {
 export const wildcardPush: LintRule = {
   code: 'wildcard-push',
   description: 'An oci source allows push or delete on every repository of the registry.',
-  check({ value }) {
+  check(context) {
     const findings: LintFinding[] = [];
-    for (const source of viewOf(value).sources) {
+    for (const source of viewOf(context).sources) {
       if (source.kind !== 'oci') continue;
       const ops = stringItems(source.body.operations).map((o) => o.value).filter((o) => o === 'push' || o === 'delete');
       if (ops.length === 0) continue;
