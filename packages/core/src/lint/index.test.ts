@@ -170,11 +170,21 @@ describe('lint on hostile input', () => {
 // ---------------------------------------------------------------------------------------------
 // Indexed, not quadratic: 10,000 rules lint well under a second.
 
-function timed(value: unknown): { ms: number; count: number } {
-  lint({ sources: [{ npm: { urls: ['https://warm.example'] } }] }); // warm up the JIT on a tiny document
-  const started = performance.now();
-  const count = lint(value).length;
-  return { ms: performance.now() - started, count };
+/**
+ * Times lint on a fresh copy: the first run is cold (includes JIT warm-up, what one CLI run pays),
+ * the best of three later runs is the steady state (what an editor pays on each keystroke).
+ * A quadratic algorithm would take tens of seconds here; the bounds leave room for a loaded machine.
+ */
+function timed(value: unknown): { cold: number; warm: number; count: number } {
+  const run = () => {
+    const copy = structuredClone(value);
+    const started = performance.now();
+    const count = lint(copy).length;
+    return { ms: performance.now() - started, count };
+  };
+  const first = run();
+  const warm = Math.min(run().ms, run().ms, run().ms);
+  return { cold: first.ms, warm, count: first.count };
 }
 
 describe('lint on 10,000 rules', () => {
@@ -197,10 +207,11 @@ describe('lint on 10,000 rules', () => {
         default: return { udp: { cidrs: [`172.16.${b}.${a}`], ports: [53] } };
       }
     });
-    const { ms, count } = timed({ presets: ['pypi', 'npm'], sources, connections });
-    console.log(`lint, 10,000 varied rules: ${ms.toFixed(1)} ms, ${count} findings`);
+    const { cold, warm, count } = timed({ presets: ['pypi', 'npm'], sources, connections });
+    console.log(`lint, 10,000 varied rules: ${cold.toFixed(0)} ms cold, ${warm.toFixed(0)} ms warm, ${count} findings`);
     expect(count).toBeGreaterThan(1000);
-    expect(ms).toBeLessThan(1000);
+    expect(cold).toBeLessThan(1500);
+    expect(warm).toBeLessThan(600);
   });
 
   test('adversarial: 10,000 rules on one host, one network and one port', () => {
@@ -208,8 +219,9 @@ describe('lint on 10,000 rules', () => {
     const connections = Array.from({ length: 5000 }, (_, i) => (i % 2 === 0
       ? { tcp: { hostPatterns: ['*.one.example'], cidrs: [`10.0.${i % 256}.0/24`], ports: [i % 65535 + 1] } }
       : { tls: { serverNamePatterns: ['x.one.example'], cidrs: ['10.0.0.0/8'], ports: [443], alpn: [`p${i}`] } }));
-    const { ms } = timed({ presets: [], sources, connections });
-    console.log(`lint, 10,000 adversarial rules: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(1000);
+    const { cold, warm } = timed({ presets: [], sources, connections });
+    console.log(`lint, 10,000 adversarial rules: ${cold.toFixed(0)} ms cold, ${warm.toFixed(0)} ms warm`);
+    expect(cold).toBeLessThan(1500);
+    expect(warm).toBeLessThan(600);
   });
 });
