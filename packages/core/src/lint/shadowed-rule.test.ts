@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import { shadowedRule } from './shadowed-rule';
 import { redundantWithPreset } from './redundant-with-preset';
 import { pointers, run } from './test-helpers';
@@ -200,5 +201,34 @@ describe('shadowed-rule and redundant-with-preset do not both report one rule', 
     const findings = run(shadowedRule, policy);
     expect(findings.map((f) => f.pointer)).toEqual(['/sources/2']);
     expect(findings[0].message).toContain('/sources/0 and preset `pypi`');
+  });
+});
+
+describe('shadowed-rule: soundness of URL prefix coverage (property)', () => {
+  // D4, written independently: scheme and host equal (host case-insensitive), ports equal (80/443
+  // implied), rule path a prefix of the request path ending at a `/` boundary.
+  function covers(rule: string, request: string): boolean {
+    const parse = (u: string) => {
+      const m = /^(https?):\/\/([^/?#@]+)(\/[^?#]*)?$/.exec(u)!;
+      const [, scheme, authority, path = '/'] = m;
+      const pm = /^(.*):(\d+)$/.exec(authority);
+      return { scheme, host: (pm ? pm[1] : authority).toLowerCase(), port: pm ? Number(pm[2]) : scheme === 'https' ? 443 : 80, path };
+    };
+    const r = parse(rule), q = parse(request);
+    if (r.scheme !== q.scheme || r.host !== q.host || r.port !== q.port) return false;
+    if (!q.path.startsWith(r.path)) return false;
+    return r.path.endsWith('/') || q.path.length === r.path.length || q.path[r.path.length] === '/';
+  }
+  const origin = fc.constantFrom('https://h.example', 'https://H.example:443', 'http://h.example', 'https://h.example:8443', 'https://g.example');
+  const path = fc.array(fc.constantFrom('a', 'b', 'ab', ''), { maxLength: 3 }).map((s) => (s.length ? `/${s.join('/')}` : ''));
+  const url = fc.tuple(origin, path, fc.boolean()).map(([o, p, slash]) => `${o}${p}${slash ? '/' : ''}`);
+
+  test('when a source is reported as shadowed, every request under its URL is covered by the earlier one', () => {
+    fc.assert(fc.property(url, url, fc.array(fc.constantFrom('a', 'b', 'x', ''), { maxLength: 3 }), (a, b, suffix) => {
+      const found = pointers(shadowedRule, { presets: [], sources: [{ pypi: { urls: [a] } }, { npm: { urls: [b] } }] });
+      if (!found.includes('/sources/1')) return;
+      const requests = [b, `${b}/${suffix.join('/')}`, `${b}${b.endsWith('/') ? '' : '/'}x`];
+      for (const request of requests) if (covers(b, request)) expect(covers(a, request)).toBe(true);
+    }), { numRuns: 3000 });
   });
 });
