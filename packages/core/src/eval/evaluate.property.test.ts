@@ -51,11 +51,53 @@ const access: fc.Arbitrary<Access> = fc.oneof(
   fc.record({ kind: fc.constant('ssh' as const), host: hostCase, port, user: opt(fc.constantFrom('git', 'bot')), repositoryPath: opt(fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', 'org/sub/x')) }, { requiredKeys: ['kind', 'host', 'port'] }),
 );
 
+/** Accesses aimed at a policy's own rules (URLs extended by a path, names under its patterns, addresses in its CIDRs). */
+function aimedAt(p: Policy): fc.Arbitrary<Access> {
+  const urls: string[] = [];
+  const names: string[] = [];
+  const transports: { host: string; port: number; user?: string }[] = [];
+  const ips: string[] = [];
+  for (const s of p.sources ?? []) {
+    const body = Object.values(s)[0] as Record<string, any>;
+    urls.push(...(body.urls ?? []), ...(body.https ?? []).map((h: any) => h.baseUrl));
+    if (body.indexUrl) urls.push(body.indexUrl, body.downloadUrl);
+    names.push(...(body.ssh ?? []).map((t: any) => t.host));
+    transports.push(...(body.ssh ?? []));
+  }
+  for (const c of p.connections ?? []) {
+    const body = Object.values(c)[0] as Record<string, any>;
+    names.push(...(body.serverNamePatterns ?? []), ...(body.hostPatterns ?? []));
+    for (const x of body.cidrs ?? []) {
+      // The address and its neighbours across each octet boundary (one bit flipped).
+      const octets = x.split('/')[0].split('.').map(Number);
+      ips.push(octets.join('.'));
+      for (let i = 0; i < 4; i++) for (const bit of [1, 2, 128]) ips.push(octets.map((o: number, j: number) => (j === i ? o ^ bit : o)).join('.'));
+    }
+  }
+  for (const u of urls) names.push(u.replace(/^https?:\/\//, '').replace(/[:/].*$/, ''));
+  if (urls.length === 0 && names.length === 0 && ips.length === 0) return access;
+  const name = names.length ? fc.tuple(fc.constantFrom(...names), fc.constantFrom('', 'sub.', 'a.b.')).map(([n, pre]) => (n.startsWith('*.') ? `${pre || 'x.'}${n.slice(2)}` : `${pre}${n}`)) : host;
+  const ip = ips.length ? fc.oneof(fc.constantFrom(...ips), ipv4) : ipv4;
+  const url = urls.length ? fc.oneof(
+    fc.tuple(fc.constantFrom(...urls), path, fc.constantFrom('', '?q=1')).map(([u, pa, q]) => `${u.replace(/\/$/, '')}${pa}${q}`),
+    fc.constantFrom(...urls, ...urls.map((u) => u.replace(/\/$/, '')), ...urls.map((u) => `${u}x`)),
+  ) : urlText;
+  const ports = fc.constantFrom(22, 80, 443, 8080);
+  return fc.oneof(
+    fc.record({ kind: fc.constant('http' as const), method: fc.constantFrom('GET', 'HEAD', 'PUT', 'DELETE'), url: fc.oneof(url, url.map((u) => u.replace(/(https?:\/\/[^/]+)(.*)/, '$1/v2/org/repo/manifests/x')), url.map((u) => `${u}/org/repo.git/info/refs`)), remoteIp: opt(ip) }, { requiredKeys: ['kind', 'method', 'url'] }),
+    fc.record({ kind: fc.constant('tls' as const), serverName: opt(name), alpn: opt(fc.uniqueArray(fc.constantFrom('h2', 'http/1.1'), { maxLength: 2 })), remoteIp: opt(ip), port: ports, hostnames: opt(fc.array(name, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
+    fc.record({ kind: fc.constant('tcp' as const), remoteIp: opt(ip), port: ports, hostnames: opt(fc.array(name, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
+    ...(transports.length ? [fc.tuple(fc.constantFrom(...transports), fc.constantFrom('', 'x.', 'a.b.'), fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', undefined), fc.constantFrom('git', 'bot', undefined))
+      .map(([t, pre, repositoryPath, user]) => ({ kind: 'ssh' as const, host: t.host.startsWith('*.') ? `${pre || 'y.'}${t.host.slice(2)}` : `${pre}${t.host}`, port: t.port, user: user ?? t.user, repositoryPath }))] : []),
+    fc.record({ kind: fc.constant('ssh' as const), host: name, port: ports, user: opt(fc.constantFrom('git', 'bot')), repositoryPath: opt(fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', 'org/sub/x')) }, { requiredKeys: ['kind', 'host', 'port'] }),
+  );
+}
+
 describe('indexed evaluator agrees with the naive reference evaluator', () => {
   it('same verdict, rule and certainty on random policies and accesses', () => {
     const seen = new Map<string, number>();
     fc.assert(
-      fc.property(policy, fc.array(access, { minLength: 1, maxLength: 10 }), (p, accesses) => {
+      fc.property(policy.chain((p) => fc.tuple(fc.constant(p), fc.array(fc.oneof(access, aimedAt(p), aimedAt(p)), { minLength: 1, maxLength: 12 }))), ([p, accesses]) => {
         const compiled = compilePolicy(p);
         for (const a of accesses) {
           const d = compiled.evaluate(a);
