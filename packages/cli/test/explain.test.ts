@@ -1,0 +1,106 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../src/main';
+
+const fixtures = new URL('../../../fixtures/traces/', import.meta.url).pathname;
+const fx = (p: string) => join(fixtures, p);
+
+/** Runs the CLI in-process with captured streams. */
+async function run(args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (t: string) => { stdout += t; return true; }, isTTY: options.tty ?? false },
+    stderr: { write: (t: string) => { stderr += t; return true; }, isTTY: false },
+    env: options.env ?? {},
+    cwd: process.cwd(),
+  });
+  return { code, stdout, stderr };
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'netpolicy-explain-'));
+  writeFileSync(join(dir, 'invalid-policy.json'), '{"default": "deny", "presets": ["pypy"]}');
+  writeFileSync(join(dir, 'bad-trace.json'), '{"observations": [{"protocol": "tcp", "remote_port": "443"}]}');
+  writeFileSync(join(dir, 'truncated.json'), '{"observations": [{"protocol": "dns"}');
+});
+
+describe('netpolicy explain', () => {
+  it('text: denials first, grouped by destination with counts, then a summary; no colour off a TTY', async () => {
+    const r = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).not.toContain('\u001b[');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('Denied: 10 accesses to 9 destinations');
+    expect(r.stdout).toContain('✗ GET https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz  ×2  (sequence 2, 3)');
+    expect(r.stdout).toContain('nearest rule: /connections/0: `*.example.org` matches names below example.org, never example.org itself');
+    expect(r.stdout).toContain('fix: add to /sources: {"npm":{"urls":["https://registry.yarnpkg.com"]}}');
+    expect(r.stdout).toContain('recorded: denied (blocked by organisation egress list); model: allowed by preset:pypi');
+    expect(r.stdout.indexOf('Denied:')).toBeLessThan(r.stdout.indexOf('Recorded verdict differs'));
+    expect(lines.at(-2)).toBe('Summary: 15 observations, 4 allowed, 10 denied, 1 without a verdict (DNS), 1 disagreement with the recorded verdicts');
+  });
+
+  it('colours on a TTY (and honours NO_COLOR)', async () => {
+    const tty = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')], { tty: true });
+    expect(tty.stdout).toContain('\u001b[31m');
+    const plain = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')], { tty: true, env: { NO_COLOR: '1' } });
+    expect(plain.stdout).not.toContain('\u001b[');
+  });
+
+  it('json: the contracts.md shape', async () => {
+    const r = await run(['explain', '--format', 'json', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json'), '--only', 'denied']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.summary).toMatchObject({ observations: 15, allowed: 4, denied: 10, disagreements: 1 });
+    expect(out.results).toHaveLength(11);
+    expect(out.results[0]).toEqual({
+      sequence: 2, protocol: 'http', destination: 'GET https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz',
+      recorded: { verdict: 'deny', reason: 'not allowed by policy', rule: null },
+      model: { verdict: 'deny', rule: 'default', certain: true },
+      agrees: true,
+      fix: { pointer: '/sources/-', value: { npm: { urls: ['https://registry.yarnpkg.com'] } } },
+      nearMiss: null,
+    });
+    const all = JSON.parse((await run(['explain', '--format', 'json', '--policy', fx('python-build/policy.json'), '--trace', fx('python-build/trace.json')])).stdout);
+    expect(all.results).toHaveLength(14);
+    expect(all.results[0]).toMatchObject({ sequence: 1, protocol: 'dns', recorded: { verdict: 'none' }, model: { verdict: 'none', rule: null } });
+    expect(all.results[1]).toMatchObject({ sequence: 2, model: { verdict: 'allow', rule: 'preset:pypi', certain: true }, agrees: true, fix: null });
+  });
+
+  it('markdown: a table of denials for a job summary', async () => {
+    const r = await run(['explain', '--format', 'markdown', '--policy', fx('npm-build/policy.json'), '--trace', fx('npm-build/trace.json')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('## Network policy: explain');
+    expect(r.stdout).toContain('| Destination | Count | Recorded vs model | Nearest rule | Fix |');
+    expect(r.stdout).toContain('| `tls telemetry.example.io:443` | 1 |');
+    expect(r.stdout).toContain('uncertain');
+  });
+
+  it('--fail-on denied exits 1', async () => {
+    expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')])).code).toBe(1);
+    expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('python-build/policy.json'), '--trace', fx('python-build/trace.json')])).code).toBe(0);
+  });
+
+  it('exit 2 with the message on stderr for an invalid policy, an invalid trace, bad options', async () => {
+    const p = await run(['explain', '--policy', join(dir, 'invalid-policy.json'), '--trace', fx('denials/trace.json')]);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toContain('is not a valid policy');
+    expect(p.stderr).toContain('unknown-preset');
+    const t = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', join(dir, 'bad-trace.json')]);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('observation 0: `remote_port` must be an integer, got the string "443"');
+    const cut = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', join(dir, 'truncated.json')]);
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toContain('truncated');
+    const missing = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', join(dir, 'nope.json')]);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toContain('no such file');
+    expect((await run(['explain', '--trace', fx('denials/trace.json')])).stderr).toContain('missing option --policy');
+    expect((await run(['explain', '--policy', 'a', '--trace', 'b', '--format', 'yaml'])).code).toBe(2);
+    expect((await run(['explain', '--help'])).stdout).toContain('Exit codes');
+  });
+});
