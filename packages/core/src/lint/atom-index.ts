@@ -8,6 +8,9 @@ import type { Atom, ConnAtom, ConnClass, GitHttpsAtom, GitSshAtom, HttpAtom, Lab
 import { connCovers, coveringHostKeys, hostCovers, patternsCover, subset } from './rule-atoms';
 import type { ParsedUrl } from './walk';
 
+/** One server name and port of a `tls` rule; `requests` when the rule may also match HTTP requests. */
+export interface TlsPiece { host: string; port: number; requests: boolean }
+
 /** How many earlier atoms of one bucket are compared. */
 const BUCKET_DEPTH = 32;
 
@@ -50,7 +53,16 @@ export class AtomIndex {
     else if (list.length < BUCKET_DEPTH) list.push(entry);
   }
 
+  /** `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path. */
+  private readonly endpoints = new Map<string, string>();
+  private readonly roots = new Map<string, string>();
+
   add(label: string, atom: Atom): void {
+    if (atom.t === 'http' || atom.t === 'oci' || atom.t === 'git-https') {
+      const key = `${atom.url.host}|${atom.url.port}`;
+      if (!this.endpoints.has(key)) this.endpoints.set(key, label);
+      if (atom.t === 'http' && atom.url.scheme === 'https' && atom.url.path === '/' && !this.roots.has(key)) this.roots.set(key, label);
+    }
     switch (atom.t) {
       case 'http': AtomIndex.put(this.http, urlKey(atom.url), { label, atom }); break;
       case 'oci': AtomIndex.put(this.oci, urlKey(atom.url), { label, atom }); break;
@@ -78,6 +90,16 @@ export class AtomIndex {
       for (const e of map.get(origin + path) ?? []) if (ok(e.atom, path === url.path)) return e.label;
     }
     return undefined;
+  }
+
+  /**
+   * A source that permits what a `tls` rule permits for one exact server name and port (D4): the TLS
+   * connections (implied by any source URL with that host and port) and, when the rule may match
+   * requests, every `https` request to that host and port (an HTTP-kind source URL with the root path).
+   */
+  findEndpoint(piece: TlsPiece): string | undefined {
+    const key = `${piece.host}|${piece.port}`;
+    return piece.requests ? this.roots.get(key) : this.endpoints.get(key);
   }
 
   /** The label of an indexed atom covering `b`, if any. */

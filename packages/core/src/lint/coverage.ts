@@ -5,12 +5,13 @@
  * covered by ONE atom of an earlier rule (sources in document order, then connections) or of an
  * enabled known preset. Coverage is only claimed when D4 guarantees it, so a finding is never a false
  * positive; when in doubt (unions of rules, overlapping wildcards, differing URL bases of oci/git
- * sources, connections implied by sources) nothing is reported. Earlier atoms live in an AtomIndex,
+ * sources, tcp rules against sources) nothing is reported. Earlier atoms live in an AtomIndex,
  * so a policy of n rules costs O(n x path length), never O(n^2).
  */
 import type { PresetCatalog } from '../presets/catalog';
 import type { LintContext } from './types';
 import { AtomIndex } from './atom-index';
+import type { TlsPiece } from './atom-index';
 import { connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom } from './rule-atoms';
 import { isObject, viewOf } from './walk';
@@ -107,7 +108,11 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
       if (atomsOf === sourceAtoms && byPresets.every((p) => p !== undefined)) {
         analysis.redundant.push({ pointer, kind, rules: [], presets: unique(byPresets as string[]).map((l) => l.slice('preset:'.length)) });
       } else {
-        const coverers = atoms.map((a, j) => policy.find(a) ?? byPresets[j]);
+        let coverers = atoms.map((a, j) => policy.find(a) ?? byPresets[j]);
+        if (coverers.some((c) => c === undefined)) {
+          const pieces = tlsPieces(atoms);
+          if (pieces) coverers = pieces.map((p) => policy.findEndpoint(p) ?? presets.findEndpoint(p));
+        }
         if (coverers.every((c) => c !== undefined)) {
           const labels = unique(coverers as string[]);
           const rules = labels.filter((l) => !l.startsWith('preset:'));
@@ -121,6 +126,18 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
   }
   cache.set(context, analysis);
   return analysis;
+}
+
+/**
+ * A `tls` rule naming exact server names (no wildcard) split into one piece per name and port, each of
+ * which sources may cover (D4: sources imply the connections to their hosts). Undefined otherwise.
+ */
+function tlsPieces(atoms: Atom[]): TlsPiece[] | undefined {
+  const [atom] = atoms;
+  if (atoms.length !== 1 || atom.t !== 'conn' || atom.kind !== 'tls' || !atom.hosts || !atom.ports) return undefined;
+  if (atom.hosts.some((h) => h.startsWith('*.')) || atom.hosts.length * atom.ports.length > 256) return undefined;
+  const requests = !atom.alpn || atom.alpn.length === 0;
+  return atom.hosts.flatMap((host) => atom.ports!.map((port) => ({ host, port, requests })));
 }
 
 function unique<T>(items: T[]): T[] {

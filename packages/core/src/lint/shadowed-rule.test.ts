@@ -188,6 +188,40 @@ describe('shadowed-rule: connections', () => {
   });
 });
 
+describe('shadowed-rule: tls rules covered by sources (sources imply connections to their hosts, D4)', () => {
+  test('a tls rule for the host and port of a root https source, or of a preset', () => {
+    const findings = run(shadowedRule, {
+      sources: [{ npm: { urls: ['https://npm.example'] } }, { pypi: { urls: ['https://mirror.example:8443'] } }],
+      connections: [
+        { tls: { serverNamePatterns: ['NPM.example', 'mirror.example'], ports: [443] } }, // mirror.example:443 not a source
+        { tls: { serverNamePatterns: ['npm.example'], ports: [443] } },
+        { tls: { serverNamePatterns: ['npm.example'], ports: [443, 8443] } }, // npm.example:8443 is not a source
+        { tls: { serverNamePatterns: ['mirror.example'], ports: [8443], cidrs: ['192.0.2.0/24'] } },
+        { tls: { serverNamePatterns: ['pypi.org', 'files.pythonhosted.org'], ports: [443] } },
+      ],
+    });
+    expect(findings.map((f) => f.pointer)).toEqual(['/connections/1', '/connections/3', '/connections/4']);
+    expect(findings[0].message).toContain('the earlier rule /connections/0'); // a whole earlier tls rule
+    expect(findings[1].message).toContain('the earlier rule /sources/1');
+    expect(findings[2].message).toContain('preset `pypi`');
+    expect(pointers(shadowedRule, { presets: [], sources: [{ npm: { urls: ['https://npm.example'] } }], connections: [{ tls: { serverNamePatterns: ['npm.example'], ports: [443] } }] }))
+      .toEqual(['/connections/0']);
+  });
+
+  test('a source with a path covers only the connection, so only tls rules stating alpn (which match no request)', () => {
+    expect(shadowed({
+      sources: [{ oci: { urls: ['https://registry.example'], operations: ['pull'] } }, { pypi: { urls: ['https://pypi.example/simple'] } }],
+      connections: [
+        { tls: { serverNamePatterns: ['registry.example'], ports: [443] } }, // any path: the oci source allows only registry calls
+        { tls: { serverNamePatterns: ['pypi.example'], ports: [443] } },
+        { tls: { serverNamePatterns: ['registry.example', 'pypi.example'], ports: [443], alpn: ['h2'] } },
+        { tls: { serverNamePatterns: ['*.pypi.example'], ports: [443], alpn: ['h2'] } }, // wildcards are never covered by sources
+        { tcp: { hostPatterns: ['pypi.example'], ports: [443] } }, // tcp also allows http:// on any path
+      ],
+    })).toEqual(['/connections/2']);
+  });
+});
+
 describe('shadowed-rule and redundant-with-preset do not both report one rule', () => {
   test('covered by presets alone: redundant-with-preset; by an earlier rule: shadowed-rule', () => {
     const policy = {
