@@ -144,11 +144,6 @@ export function parseUrl(text: unknown): ParsedUrl | undefined {
   return { scheme, host: host.toLowerCase(), port, path };
 }
 
-/** Origin key of a parsed URL: scheme, host and effective port. */
-export function originOf(url: ParsedUrl): string {
-  return `${url.scheme}://${url.host}:${url.port}`;
-}
-
 /** A URL-valued member of a source, with its pointer. */
 export interface UrlRef {
   pointer: string;
