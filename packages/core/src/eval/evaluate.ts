@@ -42,50 +42,90 @@ export class CompiledPolicy {
       if (!seen || e.order < seen.order) this.implied.set(key, e);
     }
     for (const e of this.rules.ssh) this.ssh.add(e.host, e);
+    this.byDefault = Object.freeze(decide(this.rules, undefined));
   }
+
+  /** Decisions are shared, frozen objects: one per rule, plus the default's. */
+  private readonly decisions = new Map<string, Decision>();
+  private readonly byDefault: Decision;
 
   /** The decision for one access. */
   evaluate(access: Access): Decision {
-    return decide(this.rules, this.firstPermitting(access));
+    const best = this.firstPermitting(access);
+    if (!best) return this.byDefault;
+    let d = this.decisions.get(best.id);
+    if (!d) this.decisions.set(best.id, (d = Object.freeze(decide(this.rules, best))));
+    return d;
   }
+
+  /** Scratch arrays reused across calls (evaluation is synchronous). */
+  private readonly urlHits: UrlEntry[] = [];
+  private readonly cidrHits: ConnEntry[] = [];
 
   /** The permitting rule with the lowest order, if any. */
   firstPermitting(a: Access): RuleRef | undefined {
     let best: RuleRef | undefined;
-    const consider = (e: RuleRef) => { if (!best || e.order < best.order) best = e; };
     if (a.kind === 'http') {
       const url = parseUrl(a.url);
       if (!url) return undefined;
-      this.urlTrie.lookup(url, (e) => { if ((!best || e.order < best.order) && urlEntryPermits(e, a.method, url)) best = e; });
-      this.connCandidates(url.scheme === 'https' ? url.host : undefined, [url.host], a.remoteIp, (e) => {
+      const hits = this.urlHits;
+      hits.length = 0;
+      this.urlTrie.lookup(url, hits);
+      for (let i = 0; i < hits.length; i++) {
+        const e = hits[i];
+        if ((!best || e.order < best.order) && urlEntryPermits(e, a.method, url)) best = e;
+      }
+      hits.length = 0;
+      const conns = this.connCandidates(url.scheme === 'https' ? url.host : undefined, url.host, undefined, a.remoteIp);
+      for (let i = 0; i < conns.length; i++) {
+        const e = conns[i];
         if ((!best || e.order < best.order) && connPermitsRequest(e, url, a.remoteIp)) best = e;
-      });
+      }
       return best;
     }
     if (a.kind === 'tls' || a.kind === 'tcp') {
       const tls = a.kind === 'tls';
-      const names = a.hostnames ?? [];
+      const names = a.hostnames;
       const serverName = tls && a.serverName !== undefined ? normaliseHost(a.serverName) : undefined;
-      this.connCandidates(serverName, names.map(normaliseHost), a.remoteIp, (e) => {
+      const conns = this.connCandidates(serverName, undefined, names, a.remoteIp);
+      for (let i = 0; i < conns.length; i++) {
+        const e = conns[i];
         if ((!best || e.order < best.order) && connPermitsConnection(e, a, tls)) best = e;
-      });
+      }
       if (tls) {
-        if (serverName !== undefined) { const hit = this.implied.get(`${serverName}:${a.port}`); if (hit) consider(hit); }
-      } else {
-        for (const n of names) { const hit = this.implied.get(`${normaliseHost(n)}:${a.port}`); if (hit) consider(hit); }
+        if (serverName !== undefined) {
+          const hit = this.implied.get(`${serverName}:${a.port}`);
+          if (hit && (!best || hit.order < best.order)) best = hit;
+        }
+      } else if (names) {
+        for (const n of names) {
+          const hit = this.implied.get(`${normaliseHost(n)}:${a.port}`);
+          if (hit && (!best || hit.order < best.order)) best = hit;
+        }
       }
       return best;
     }
-    this.ssh.lookup(normaliseHost(a.host), (e) => { if ((!best || e.order < best.order) && sshPermits(e, a)) best = e; });
+    const ssh = this.ssh.lookup(normaliseHost(a.host));
+    for (let i = 0; i < ssh.length; i++) {
+      const e = ssh[i];
+      if ((!best || e.order < best.order) && sshPermits(e, a)) best = e;
+    }
     return best;
   }
 
-  private connCandidates(tlsName: string | undefined, tcpNames: readonly string[], remoteIp: string | undefined, hit: (e: ConnEntry) => void): void {
-    if (tlsName !== undefined) this.tlsNames.lookup(tlsName, hit);
-    for (const n of tcpNames) this.tcpNames.lookup(n, hit);
-    const address = addressOf(remoteIp);
-    if (address) this.cidrs.lookup(address, hit);
-    for (const e of this.unindexed) hit(e);
+  /** Connection rules that may permit: by name (tls by server name, tcp by host names), by address, and the unindexed. */
+  private connCandidates(tlsName: string | undefined, tcpName: string | undefined, tcpNames: readonly string[] | undefined, remoteIp: string | undefined): readonly ConnEntry[] {
+    const out = this.cidrHits;
+    out.length = 0;
+    if (tlsName !== undefined) for (const e of this.tlsNames.lookup(tlsName)) out.push(e);
+    if (tcpName !== undefined) for (const e of this.tcpNames.lookup(tcpName)) out.push(e);
+    if (tcpNames) for (const n of tcpNames) for (const e of this.tcpNames.lookup(normaliseHost(n))) out.push(e);
+    if (this.cidrs.size > 0) {
+      const address = addressOf(remoteIp);
+      if (address) this.cidrs.lookup(address, out);
+    }
+    for (const e of this.unindexed) out.push(e);
+    return out;
   }
 }
 

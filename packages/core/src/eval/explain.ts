@@ -104,36 +104,30 @@ export class Explainer {
   add(o: AnyObservation): ExplainResult | undefined {
     const s = this.summary;
     s.observations++;
-    if (o.protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
+    const protocol = o.protocol;
+    if (protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
     const remoteIp = (o as { remoteIp?: string }).remoteIp;
-    const access = accessOf(o, o.protocol === 'tcp' && remoteIp !== undefined ? this.resolved.get(remoteIp) : undefined);
-    const recorded = recordedOf(o);
-    let model: ExplainResult['model'];
-    let reliesOnDefault = false;
-    if (access) {
-      const d = this.compiled.evaluate(access);
-      model = { verdict: d.verdict, rule: d.rule, certain: d.certain };
-      if (d.verdict === 'allow') {
-        s.allowed++;
-        if (d.rule === 'default') { reliesOnDefault = true; s.reliesOnDefault++; }
-      } else {
-        s.denied++;
-        if (!d.certain) s.uncertain++;
-      }
-    } else {
-      model = { verdict: 'none', rule: null, certain: true };
-      s.none++;
-    }
-    const agrees = recorded.verdict === 'none' || recorded.verdict === model.verdict;
+    const access = accessOf(o, protocol === 'tcp' && remoteIp !== undefined && this.resolved.size > 0 ? this.resolved.get(remoteIp) : undefined);
+    const d = access ? this.compiled.evaluate(access) : undefined;
+    const verdict: ModelVerdict = d ? d.verdict : 'none';
+    if (d === undefined) s.none++;
+    else if (verdict === 'allow') { s.allowed++; if (d.rule === 'default') s.reliesOnDefault++; }
+    else { s.denied++; if (!d.certain) s.uncertain++; }
+    // The recorded verdict: `denied` for http, `allowed` for tcp and ssh_git.
+    const r = o as { denied?: boolean; allowed?: boolean };
+    const flag = protocol === 'http' ? (r.denied === undefined ? undefined : !r.denied) : protocol === 'tcp' || protocol === 'ssh_git' ? r.allowed : undefined;
+    const recordedVerdict: ModelVerdict = flag === undefined ? 'none' : flag ? 'allow' : 'deny';
+    const agrees = recordedVerdict === 'none' || recordedVerdict === verdict;
     if (!agrees) s.disagreements++;
-    const wanted = this.only === 'all' || model.verdict === 'deny' || recorded.verdict === 'deny' || !agrees;
-    if (!wanted) return undefined;
+    if (this.only === 'denied' && verdict !== 'deny' && recordedVerdict !== 'deny' && agrees) return undefined;
     const destination = destinationOf(o, access);
     let fix: Fix | null = null;
     let near: NearMiss | null = null;
-    if (model.verdict === 'deny' && access) ({ fix, nearMiss: near } = this.details(destination, access));
+    if (verdict === 'deny' && access) ({ fix, nearMiss: near } = this.details(destination, access));
     const result: ExplainResult = {
-      index: o.index, sequence: o.sequence, protocol: o.protocol, destination, recorded, model, agrees, fix, nearMiss: near, reliesOnDefault, access, observation: o,
+      index: o.index, sequence: o.sequence, protocol, destination, recorded: recordedOf(o),
+      model: d ? { verdict: d.verdict, rule: d.rule, certain: d.certain } : { verdict: 'none', rule: null, certain: true },
+      agrees, fix, nearMiss: near, reliesOnDefault: verdict === 'allow' && d!.rule === 'default', access, observation: o,
     };
     if (this.keep) this.results.push(result);
     this.options.onResult?.(result);

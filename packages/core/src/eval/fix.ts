@@ -30,19 +30,28 @@ export function applyFix(policy: Policy, fix: Fix): Policy {
   return copy as Policy;
 }
 
-function allows(policy: Policy, fix: Fix, a: Access, options: EvalOptions): boolean {
-  return new CompiledPolicy(applyFix(policy, fix), options).firstPermitting(a) !== undefined;
+/**
+ * Adding a rule only adds permissions, so a fix allows the access exactly when the added item
+ * alone permits it: checked on a one-rule policy, whatever the size of the user's.
+ */
+function allows(fix: Fix, a: Access, options: EvalOptions): boolean {
+  const member = fix.pointer.split('/')[1];
+  const item = Array.isArray(fix.value) ? fix.value[0] : fix.value;
+  const alone: Policy = { presets: member === 'presets' ? [item as never] : [], [member === 'presets' ? 'sources' : member]: member === 'presets' ? [] : [item] };
+  return new CompiledPolicy(alone, options).firstPermitting(a) !== undefined;
 }
+
+const presetPolicies = new WeakMap<object, { name: string; compiled: CompiledPolicy }[]>();
 
 /** The presets of the catalog whose known contents permit the access, in catalog order. */
 export function presetsPermitting(a: Access, options: EvalOptions = {}): string[] {
   const catalog = options.catalog ?? defaultPresetCatalog;
-  const names: string[] = [];
-  for (const p of catalog.presets) {
-    if (p.opaque || !p.known) continue;
-    if (new CompiledPolicy({ presets: [p.name as never] }, options).firstPermitting(a)) names.push(p.name);
+  let compiled = presetPolicies.get(catalog);
+  if (!compiled) {
+    compiled = catalog.presets.filter((p) => !p.opaque && p.known).map((p) => ({ name: p.name, compiled: new CompiledPolicy({ presets: [p.name as never] }, options) }));
+    presetPolicies.set(catalog, compiled);
   }
-  return names;
+  return compiled.filter((p) => p.compiled.firstPermitting(a)).map((p) => p.name);
 }
 
 /** The fix for a denied access, or null when no addition can be derived from what was recorded. */
@@ -60,6 +69,6 @@ export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fi
   if (source) tries.push(addTo(policy, 'sources', source));
   const connection: Connection | undefined = connectionFor(a);
   if (connection) tries.push(addTo(policy, 'connections', connection));
-  for (const fix of tries) if (allows(policy, fix, a, options)) return fix;
+  for (const fix of tries) if (allows(fix, a, options)) return fix;
   return null;
 }

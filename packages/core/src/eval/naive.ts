@@ -34,9 +34,13 @@ export function decide(rules: PolicyRules, best: { id: string } | undefined): De
   return { verdict: 'deny', rule: 'default', certain: !rules.opaque };
 }
 
-/** Evaluates one access by trying every rule. */
+const flattened = new WeakMap<object, { options: EvalOptions; rules: PolicyRules }>();
+
+/** Evaluates one access by trying every rule (the flattened rule list is reused for the same policy object). */
 export function evaluateNaive(policy: Policy, access: Access, options: EvalOptions = {}): Decision {
-  const rules = policyRules(policy, options);
+  let cached = flattened.get(policy);
+  if (!cached || cached.options.catalog !== options.catalog) flattened.set(policy, (cached = { options, rules: policyRules(policy, options) }));
+  const rules = cached.rules;
   let best: { order: number; id: string } | undefined;
   for (const hit of permittingOrders(rules, access)) if (!best || hit.order < best.order) best = hit;
   return decide(rules, best);

@@ -200,14 +200,19 @@ const OCI_ENDPOINTS = new Set(['manifests', 'blobs', 'tags', 'referrers']);
 export function ociRepository(path: string): string | undefined {
   if (path === '/v2/' || path === '/v2') return '';
   if (!path.startsWith('/v2/')) return undefined;
-  const segs = path.slice(4).split('/');
-  for (let k = 1; k < segs.length - 1; k++) {
-    if (OCI_ENDPOINTS.has(segs[k])) {
-      for (let j = 0; j < k; j++) if (segs[j] === '') return undefined;
-      return segs.slice(0, k).join('/');
-    }
+  // Segments after `/v2/`: the first endpoint keyword after one or more non-empty name segments,
+  // followed by at least one more segment.
+  let start = 4;
+  let k = 0;
+  while (true) {
+    const end = path.indexOf('/', start);
+    if (end < 0) return undefined; // the last segment cannot be the keyword
+    const seg = path.slice(start, end);
+    if (k >= 1 && OCI_ENDPOINTS.has(seg)) return path.slice(4, start - 1);
+    if (seg === '') return undefined;
+    k++;
+    start = end + 1;
   }
-  return undefined;
 }
 
 /** The repository path of a git smart-HTTP request below a base path (D4). */
@@ -229,11 +234,22 @@ export function gitRepository(basePath: string, path: string): string {
   return rest.slice(0, end);
 }
 
+const patternMemo = new WeakMap<readonly string[], Map<string, boolean>>();
+
+/** Does a repository path match one of the patterns (absent = any)? Memoised per pattern list. */
 function patternsAllow(patterns: readonly string[] | undefined, path: string | undefined): boolean {
   if (patterns === undefined) return true;
   if (path === undefined) return false;
-  for (const p of patterns) if (matchRepositoryPattern(p, path)) return true;
-  return false;
+  let memo = patternMemo.get(patterns);
+  if (!memo) patternMemo.set(patterns, (memo = new Map()));
+  let hit = memo.get(path);
+  if (hit === undefined) {
+    hit = false;
+    for (const p of patterns) if (matchRepositoryPattern(p, path)) { hit = true; break; }
+    if (memo.size >= 5000) memo.clear();
+    memo.set(path, hit);
+  }
+  return hit;
 }
 
 /** The kind-specific condition of a URL entry that already covers the request URL. */

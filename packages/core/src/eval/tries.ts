@@ -1,13 +1,16 @@
 /** The indexes of the evaluator: host-suffix trie, CIDR (binary) trie, URL prefix trie. */
 import type { ParsedCidr } from '../formats/ip';
 import type { ParsedUrl } from './url';
-import { originKey } from './url';
+
+const NONE: readonly never[] = Object.freeze([]);
 
 interface HostNode<T> { children: Map<string, HostNode<T>>; exact?: T[]; wild?: T[] }
 
 /** Host patterns by reversed labels: `*.example.com` and `example.com` share the path com → example. */
 export class HostTrie<T> {
   private root: HostNode<T> = { children: new Map() };
+  /** Traces repeat a few host names many times: remember the matches of recent names. */
+  private memo = new Map<string, T[]>();
   size = 0;
 
   add(pattern: string, value: T): void {
@@ -22,19 +25,31 @@ export class HostTrie<T> {
     }
     (wild ? (node.wild ??= []) : (node.exact ??= [])).push(value);
     this.size++;
+    this.memo.clear();
   }
 
-  /** Calls `hit` for every value whose pattern matches `host` (already normalised). */
-  lookup(host: string, hit: (value: T) => void): void {
-    if (this.size === 0) return;
+  /** The values whose pattern matches `host` (already normalised). Do not modify the array. */
+  lookup(host: string): readonly T[] {
+    if (this.size === 0) return NONE;
+    let found = this.memo.get(host);
+    if (found === undefined) {
+      found = [];
+      this.walk(host, found);
+      if (this.memo.size >= 20000) this.memo.clear();
+      this.memo.set(host, found);
+    }
+    return found;
+  }
+
+  private walk(host: string, found: T[]): void {
     const labels = host.split('.');
     let node: HostNode<T> | undefined = this.root;
     for (let k = labels.length - 1; k >= 0; k--) {
       node = node.children.get(labels[k]);
       if (!node) return;
       // `*.` needs one or more labels before the suffix (and not just an empty one).
-      if (node.wild && (k >= 2 || (k === 1 && labels[0] !== ''))) for (const v of node.wild) hit(v);
-      if (k === 0 && node.exact) for (const v of node.exact) hit(v);
+      if (node.wild && (k >= 2 || (k === 1 && labels[0] !== ''))) for (const v of node.wild) found.push(v);
+      if (k === 0 && node.exact) for (const v of node.exact) found.push(v);
     }
   }
 }
@@ -57,12 +72,13 @@ export class CidrTrie<T> {
     this.size++;
   }
 
-  lookup(address: { version: 4 | 6; bytes: number[] }, hit: (value: T) => void): void {
+  /** Appends to `out` the values of every prefix containing the address. */
+  lookup(address: { version: 4 | 6; bytes: number[] }, out: T[]): void {
     if (this.size === 0) return;
     let node: BitNode<T> | undefined = address.version === 4 ? this.v4 : this.v6;
     const bits = address.bytes.length * 8;
     for (let bit = 0; node; bit++) {
-      if (node.values) for (const v of node.values) hit(v);
+      if (node.values) for (const v of node.values) out.push(v);
       if (bit === bits) break;
       node = (address.bytes[bit >> 3] >> (7 - (bit & 7))) & 1 ? node.one : node.zero;
     }
@@ -75,13 +91,18 @@ interface PathNode<T> { children: Map<string, PathNode<T>>; exact?: T[]; more?: 
  * URL prefixes by origin, then by path segment. A rule path `/a/b` covers `/a/b` and `/a/b/...`
  * (`exact` at node a→b); `/a/b/` covers only `/a/b/...` (`more`: the request has another segment).
  */
+interface Origin<T> { scheme: string; port: number; root: PathNode<T> }
+
 export class UrlTrie<T> {
-  private origins = new Map<string, PathNode<T>>();
+  /** Host → the origins (scheme, port) on it, each with its path tree. */
+  private hosts = new Map<string, Origin<T>[]>();
 
   add(url: ParsedUrl, value: T): void {
-    const key = originKey(url);
-    let node: PathNode<T> | undefined = this.origins.get(key);
-    if (!node) this.origins.set(key, (node = { children: new Map() }));
+    let origins = this.hosts.get(url.host);
+    if (!origins) this.hosts.set(url.host, (origins = []));
+    let origin = origins.find((o) => o.scheme === url.scheme && o.port === url.port);
+    if (!origin) origins.push((origin = { scheme: url.scheme, port: url.port, root: { children: new Map() } }));
+    let node: PathNode<T> | undefined = origin.root;
     const body = url.path.slice(1);
     let segments: string[];
     let more: boolean;
@@ -96,16 +117,27 @@ export class UrlTrie<T> {
     (more ? (node.more ??= []) : (node.exact ??= [])).push(value);
   }
 
-  lookup(url: ParsedUrl, hit: (value: T) => void): void {
-    let node: PathNode<T> | undefined = this.origins.get(originKey(url));
+  /** Appends to `out` the values whose URL prefix covers `url`. */
+  lookup(url: ParsedUrl, out: T[]): void {
+    const origins = this.hosts.get(url.host);
+    if (!origins) return;
+    let node: PathNode<T> | undefined;
+    for (const o of origins) if (o.scheme === url.scheme && o.port === url.port) node = o.root;
     if (!node) return;
-    const segments = url.path.slice(1).split('/');
-    for (let depth = 0; ; depth++) {
-      if (node.exact) for (const v of node.exact) hit(v);
-      if (node.more && segments.length > depth) for (const v of node.more) hit(v);
-      if (depth === segments.length) return;
-      node = node.children.get(segments[depth]) as PathNode<T> | undefined;
+    // Walk the segments of the path (after its leading `/`) without splitting it.
+    const path = url.path;
+    let start = 1;
+    while (true) {
+      if (node.exact) for (const v of node.exact) out.push(v);
+      // Segments left after this node: the path always has one more when start <= length.
+      const remaining = start <= path.length;
+      if (node.more && remaining) for (const v of node.more) out.push(v);
+      if (!remaining || node.children.size === 0) return;
+      let end = path.indexOf('/', start);
+      if (end < 0) end = path.length;
+      node = node.children.get(path.slice(start, end));
       if (!node) return;
+      start = end + 1;
     }
   }
 }

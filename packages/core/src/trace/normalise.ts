@@ -21,6 +21,7 @@ function compile(specs: readonly MemberSpec[]): CompiledMember[] {
 }
 
 const common = compile(COMMON_MEMBERS);
+const required = new Map(Object.entries(REQUIRED_MEMBERS).map(([p, list]) => [p, list.map((snake) => ({ snake, camel: camelOf(snake) }))]));
 const byProtocol = new Map(Object.entries(PROTOCOL_MEMBERS).map(([p, specs]) => [p, compile(specs)]));
 const jobMembers = compile(JOB_MEMBERS);
 const topMembers = compile(TOP_MEMBERS);
@@ -123,10 +124,10 @@ export function normaliseObservation(raw: unknown, index: number): AnyObservatio
   const specific = byProtocol.get(protocol);
   if (specific) {
     consumed += readMembers(raw, specific, out, where, index);
-    const required = REQUIRED_MEMBERS[protocol];
-    if (required) {
-      for (const snake of required) {
-        if (out[camelOf(snake)] === undefined) throw new TraceError(`${where('')}: ${protocol} observation is missing member \`${snake}\``, index, snake);
+    const needed = required.get(protocol);
+    if (needed) {
+      for (const m of needed) {
+        if (out[m.camel] === undefined) throw new TraceError(`${where('')}: ${protocol} observation is missing member \`${m.snake}\``, index, m.snake);
       }
     }
   }
