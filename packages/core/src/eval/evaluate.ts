@@ -12,7 +12,7 @@ import {
   type ConnEntry, type EvalOptions, type ImpliedEntry, type PolicyRules, type RuleRef, type SshEntry, type UrlEntry,
 } from './rules';
 import { CidrTrie, HostTrie, UrlTrie } from './tries';
-import { parseUrl, type ParsedUrl } from './url';
+import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
 
 export class CompiledPolicy {
   readonly rules: PolicyRules;
@@ -61,6 +61,8 @@ export class CompiledPolicy {
   /** Scratch arrays reused across calls (evaluation is synchronous). */
   private readonly urlHits: UrlEntry[] = [];
   private readonly cidrHits: ConnEntry[] = [];
+  /** Address text → connection rules whose CIDRs contain it (traces repeat addresses). */
+  private readonly cidrMemo = new Map<string, ConnEntry[]>();
 
   /** The permitting rule with the lowest order, if any. */
   firstPermitting(a: Access): RuleRef | undefined {
@@ -79,18 +81,20 @@ export class CompiledPolicy {
       const conns = this.connCandidates(url.scheme === 'https' ? url.host : undefined, url.host, undefined, a.remoteIp);
       for (let i = 0; i < conns.length; i++) {
         const e = conns[i];
-        if ((!best || e.order < best.order) && connPermitsRequest(e, url, a.remoteIp)) best = e;
+        // Rules with name patterns come only from the name indexes, which matched the URL host.
+        if ((!best || e.order < best.order) && connPermitsRequest(e, url, a.remoteIp, true)) best = e;
       }
       return best;
     }
     if (a.kind === 'tls' || a.kind === 'tcp') {
       const tls = a.kind === 'tls';
       const names = a.hostnames;
-      const serverName = tls && a.serverName !== undefined ? normaliseHost(a.serverName) : undefined;
+      const serverName = tls && a.serverName !== undefined ? normaliseHostFast(a.serverName) : undefined;
       const conns = this.connCandidates(serverName, undefined, names, a.remoteIp);
       for (let i = 0; i < conns.length; i++) {
         const e = conns[i];
-        if ((!best || e.order < best.order) && connPermitsConnection(e, a, tls)) best = e;
+        // Rules with name patterns come only from the name indexes (tls: server name; tcp: host names).
+        if ((!best || e.order < best.order) && connPermitsConnection(e, a, tls, true)) best = e;
       }
       if (tls) {
         if (serverName !== undefined) {
@@ -105,7 +109,7 @@ export class CompiledPolicy {
       }
       return best;
     }
-    const ssh = this.ssh.lookup(normaliseHost(a.host));
+    const ssh = this.ssh.lookup(normaliseHostFast(a.host));
     for (let i = 0; i < ssh.length; i++) {
       const e = ssh[i];
       if ((!best || e.order < best.order) && sshPermits(e, a)) best = e;
@@ -119,10 +123,17 @@ export class CompiledPolicy {
     out.length = 0;
     if (tlsName !== undefined) for (const e of this.tlsNames.lookup(tlsName)) out.push(e);
     if (tcpName !== undefined) for (const e of this.tcpNames.lookup(tcpName)) out.push(e);
-    if (tcpNames) for (const n of tcpNames) for (const e of this.tcpNames.lookup(normaliseHost(n))) out.push(e);
-    if (this.cidrs.size > 0) {
-      const address = addressOf(remoteIp);
-      if (address) this.cidrs.lookup(address, out);
+    if (tcpNames) for (const n of tcpNames) for (const e of this.tcpNames.lookup(normaliseHostFast(n))) out.push(e);
+    if (this.cidrs.size > 0 && remoteIp !== undefined) {
+      let hits = this.cidrMemo.get(remoteIp);
+      if (hits === undefined) {
+        hits = [];
+        const address = addressOf(remoteIp);
+        if (address) this.cidrs.lookup(address, hits);
+        if (this.cidrMemo.size >= 20000) this.cidrMemo.clear();
+        this.cidrMemo.set(remoteIp, hits);
+      }
+      for (let i = 0; i < hits.length; i++) out.push(hits[i]);
     }
     for (const e of this.unindexed) out.push(e);
     return out;

@@ -265,24 +265,31 @@ export function urlEntryPermits(e: UrlEntry, method: string, url: ParsedUrl): bo
   return patternsAllow(e.repositoryPatterns, gitRepository(e.url.path, url.path));
 }
 
-/** Does a connection rule permit an HTTP request (a request sent over the connection it permits)? */
-export function connPermitsRequest(e: ConnEntry, url: ParsedUrl, remoteIp: string | undefined): boolean {
+/**
+ * Does a connection rule permit an HTTP request (a request sent over the connection it permits)?
+ * `namesChecked`: the caller found the rule by matching its name patterns against the URL host.
+ */
+export function connPermitsRequest(e: ConnEntry, url: ParsedUrl, remoteIp: string | undefined, namesChecked = false): boolean {
   if (e.kind === 'tls') {
     if (url.scheme !== 'https' || e.alpn !== undefined) return false;
   } else if (url.scheme !== 'https' && url.scheme !== 'http') return false;
-  if (e.names && !anyNameMatches(e.names, [url.host])) return false;
+  if (e.names && !namesChecked && !anyNameMatches(e.names, [url.host])) return false;
   if (e.cidrs && !cidrsContain(e.cidrs, addressOf(remoteIp))) return false;
   if (e.ports && !e.ports.has(url.port)) return false;
   return true;
 }
 
-/** Does a connection rule permit a TCP connection (`tls`: the connection carries TLS)? */
-export function connPermitsConnection(e: ConnEntry, a: { serverName?: string; alpn?: readonly string[]; remoteIp?: string; port: number; hostnames?: readonly string[] }, tls: boolean): boolean {
+/**
+ * Does a connection rule permit a TCP connection (`tls`: the connection carries TLS)?
+ * `namesChecked`: the caller found the rule by matching its name patterns (tls: against the
+ * server name; tcp: against the host names).
+ */
+export function connPermitsConnection(e: ConnEntry, a: { serverName?: string; alpn?: readonly string[]; remoteIp?: string; port: number; hostnames?: readonly string[] }, tls: boolean, namesChecked = false): boolean {
   if (e.kind === 'tls') {
     if (!tls) return false;
-    if (e.names && (a.serverName === undefined || !anyNameMatches(e.names, [a.serverName]))) return false;
+    if (e.names && !namesChecked && (a.serverName === undefined || !anyNameMatches(e.names, [a.serverName]))) return false;
     if (e.alpn && !(a.alpn ?? []).some((x) => e.alpn!.includes(x))) return false;
-  } else if (e.names && !anyNameMatches(e.names, a.hostnames ?? [])) return false;
+  } else if (e.names && !namesChecked && !anyNameMatches(e.names, a.hostnames ?? [])) return false;
   if (e.cidrs && !cidrsContain(e.cidrs, addressOf(a.remoteIp))) return false;
   if (e.ports && !e.ports.has(a.port)) return false;
   return true;

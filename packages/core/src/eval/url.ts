@@ -16,42 +16,66 @@ export function defaultPort(scheme: string): number {
   return scheme === 'https' ? 443 : scheme === 'http' ? 80 : 0;
 }
 
+function hasUpperOrTrailingDot(host: string): boolean {
+  if (host.charCodeAt(host.length - 1) === 46) return true;
+  for (let i = 0; i < host.length; i++) {
+    const c = host.charCodeAt(i);
+    if (c >= 65 && c <= 90) return true;
+  }
+  return false;
+}
+
+/** normaliseHost without allocating when the name is already lower case without a trailing dot. */
+export function normaliseHostFast(host: string): string {
+  return hasUpperOrTrailingDot(host) ? normaliseHost(host) : host;
+}
+
 /** Parses `scheme://[userinfo@]host[:port][/path][?query][#fragment]`; undefined when it is not a URL. */
 export function parseUrl(text: string): ParsedUrl | undefined {
-  const sep = text.indexOf('://');
-  if (sep <= 0) return undefined;
-  const scheme = text.slice(0, sep).toLowerCase();
-  const start = sep + 3;
-  let end = start;
+  let scheme: string;
+  let start: number;
+  // Fast paths for the two schemes traces are made of.
+  if (text.startsWith('https://')) { scheme = 'https'; start = 8; }
+  else if (text.startsWith('http://')) { scheme = 'http'; start = 7; }
+  else {
+    const sep = text.indexOf('://');
+    if (sep <= 0) return undefined;
+    scheme = text.slice(0, sep).toLowerCase();
+    start = sep + 3;
+  }
   const n = text.length;
+  let end = start;
+  let at = -1;
+  let colon = -1;
+  let bracket = false;
   while (end < n) {
     const c = text.charCodeAt(end);
     if (c === 47 || c === 63 || c === 35) break;
+    if (c === 64) { at = end; colon = -1; bracket = false; }
+    else if (c === 58) colon = end;
+    else if (c === 91) bracket = true;
     end++;
   }
-  let authority = text.slice(start, end);
-  const at = authority.lastIndexOf('@');
-  if (at >= 0) authority = authority.slice(at + 1);
+  const hostStart = at >= 0 ? at + 1 : start;
   let host: string;
   let portText: string | undefined;
-  if (authority.charCodeAt(0) === 91) {
-    const close = authority.indexOf(']');
-    if (close < 0) return undefined;
-    host = authority.slice(1, close);
-    const after = authority.slice(close + 1);
-    if (after.length > 0) {
-      if (after[0] !== ':') return undefined;
-      portText = after.slice(1);
+  if (bracket && text.charCodeAt(hostStart) === 91) {
+    const close = text.indexOf(']', hostStart);
+    if (close < 0 || close >= end) return undefined;
+    host = text.slice(hostStart + 1, close);
+    if (close + 1 < end) {
+      if (text.charCodeAt(close + 1) !== 58) return undefined;
+      portText = text.slice(close + 2, end);
     }
-  } else {
-    const colon = authority.lastIndexOf(':');
-    if (colon >= 0) {
-      host = authority.slice(0, colon);
-      portText = authority.slice(colon + 1);
-    } else host = authority;
-  }
-  host = normaliseHost(host);
+  } else if (colon > hostStart) {
+    host = text.slice(hostStart, colon);
+    portText = text.slice(colon + 1, end);
+  } else host = text.slice(hostStart, end);
   if (host.length === 0) return undefined;
+  if (hasUpperOrTrailingDot(host)) {
+    host = normaliseHost(host);
+    if (host.length === 0) return undefined;
+  }
   let port = defaultPort(scheme);
   if (portText !== undefined && portText.length > 0) {
     if (portText.length > 5) return undefined;
@@ -64,14 +88,14 @@ export function parseUrl(text: string): ParsedUrl | undefined {
     if (value > 65535) return undefined;
     port = value;
   }
+  if (end >= n || text.charCodeAt(end) !== 47) return { scheme, host, port, path: '/' };
   let pathEnd = end;
   while (pathEnd < n) {
     const c = text.charCodeAt(pathEnd);
     if (c === 63 || c === 35) break;
     pathEnd++;
   }
-  const path = pathEnd > end && text.charCodeAt(end) === 47 ? text.slice(end, pathEnd) : '/';
-  return { scheme, host, port, path };
+  return { scheme, host, port, path: text.slice(end, pathEnd) };
 }
 
 /** `scheme://host:port`, the key URLs are grouped by. */
