@@ -22,6 +22,15 @@ export function loadPolicy(file: string, catalog: PresetCatalog): Policy {
 
 /** Streams a trace file observation by observation; a malformed trace is exit 2 naming the file. */
 export async function readTraceFile(file: string, onObservation: (o: AnyObservation) => void): Promise<TraceHeader> {
+  if (file === '-') {
+    process.stdin.setEncoding('utf8');
+    try {
+      return await streamTrace(process.stdin as AsyncIterable<string>, onObservation);
+    } catch (error) {
+      if (error instanceof TraceError) throw new UsageError(`standard input: ${error.message}`);
+      throw error;
+    }
+  }
   try {
     const stat = statSync(file);
     if (stat.isDirectory()) throw new UsageError(`cannot read ${file}: is a directory, not a file`);

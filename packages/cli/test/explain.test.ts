@@ -80,6 +80,16 @@ describe('netpolicy explain', () => {
     expect(r.stdout).toContain('uncertain');
   });
 
+  it('--presets fills in an opaque preset: its denials become certain, its allowances named', async () => {
+    const catalog = join(dir, 'catalog.json');
+    writeFileSync(catalog, JSON.stringify({ presets: [{ name: 'generic-http', description: 'filled in', known: { connections: [{ tls: { serverNamePatterns: ['telemetry.example.io'], ports: [443] } }] } }] }));
+    const before = JSON.parse((await run(['explain', '--format', 'json', '--policy', fx('npm-build/policy.json'), '--trace', fx('npm-build/trace.json')])).stdout);
+    expect(before.results.find((r: any) => r.sequence === 14).model).toEqual({ verdict: 'deny', rule: 'default', certain: false });
+    const after = JSON.parse((await run(['explain', '--format', 'json', '--presets', catalog, '--policy', fx('npm-build/policy.json'), '--trace', fx('npm-build/trace.json')])).stdout);
+    expect(after.results.find((r: any) => r.sequence === 14)).toMatchObject({ model: { verdict: 'allow', rule: 'preset:generic-http', certain: true }, agrees: false });
+    expect(after.summary.disagreements).toBe(2);
+  });
+
   it('--fail-on denied exits 1', async () => {
     expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')])).code).toBe(1);
     expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('python-build/policy.json'), '--trace', fx('python-build/trace.json')])).code).toBe(0);

@@ -14,7 +14,7 @@ missed, and the smallest policy addition that fixes it.
 
 Options:
   --policy FILE              The network policy (JSON, or JSONC for .jsonc files).
-  --trace FILE               The network trace of the job (netpolicy fetch trace ...).
+  --trace FILE               The network trace of the job (netpolicy fetch trace ...); - reads stdin.
   --format text|json|markdown
                              text (default): for a terminal, denials first, grouped by destination;
                              json: the stable shape of contracts.md; markdown: for a CI job summary
