@@ -50,6 +50,11 @@ describe('trace reader', () => {
     expect(() => parseTrace(JSON.stringify(bad))).toThrowError(/leading zeros/);
   });
 
+  it('skips a byte order mark and accepts CRLF line ends', () => {
+    const t = parseTrace('\ufeff{\r\n"observations": [\r\n{"protocol": "dns"}\r\n]\r\n}\r\n');
+    expect(t.observations).toEqual([{ index: 0, protocol: 'dns', sequence: 0 }]);
+  });
+
   it('keeps unknown protocols and unknown top-level members without error', () => {
     const t = parseTrace('{"observations":[{"protocol":"quic","sequence":9,"x":1}],"extra_top":true}');
     expect(t.observations[0]).toEqual({ index: 0, protocol: 'quic', sequence: 9, extra: { x: 1 } });

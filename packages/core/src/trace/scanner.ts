@@ -107,6 +107,7 @@ export class TraceReader {
       const c = buf.charCodeAt(i);
       switch (this.phase) {
         case START:
+          if (c === 0xfeff) { this.pos = i + 1; break; } // a byte order mark
           if (c !== 123) throw this.error('a trace document is a JSON object (`{`)');
           this.phase = KEY;
           this.pos = i + 1;
