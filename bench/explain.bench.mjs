@@ -60,14 +60,20 @@ function makePolicy(n) {
 }
 
 // ---- Trace generation ------------------------------------------------------------------------
-const GENERATOR_VERSION = 2;
+const GENERATOR_VERSION = 3;
 function generateTrace(file, count) {
   const marker = `${file}.v${GENERATOR_VERSION}`;
   if (existsSync(file) && existsSync(marker)) return;
+  // mulberry32: small, fast, and without the periodic low bits of a power-of-two LCG.
   let seed = 42;
-  const rnd = (k) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % k; };
+  const rnd = (k) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (((t ^ (t >>> 14)) >>> 0) % k);
+  };
   const pkgs = Array.from({ length: 400 }, (_, i) => `pkg${i}`);
-  const hex = () => rnd(0x7fffffff).toString(16).padStart(8, '0').repeat(8);
+  const hex = () => rnd(0x7fffffff).toString(16).padStart(8, '0') + rnd(0x7fffffff).toString(16).padStart(8, '0') + 'c0ffee00'.repeat(6);
   const fd = openSync(file, 'w');
   writeSync(fd, '{"schema_version":"1.0","job":{"provider":"ciprovider","repository":"acme/app","job_id":"18446744073709551615","run_id":"9007199254740993","run_attempt":1},"observations":[\n');
   let buf = '';

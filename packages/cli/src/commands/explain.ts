@@ -63,15 +63,24 @@ export const command: Command = {
     for (const f of failOn) if (f !== 'denied' && f !== 'disagreement') throw new UsageError(`option --fail-on must be denied or disagreement, not \`${f}\``);
     const catalog = presetCatalogOption(values.presets);
     const policy = loadPolicy(values.policy, catalog);
-    const explainer = new Explainer(policy, { catalog, only: values.only });
+    // Results are kept in their output form (JSON text, or without the observation), so a large
+    // trace costs the size of the report, not of the parsed observations.
+    const json = values.format === 'json';
+    const serialised: string[] = [];
+    const slim: ExplainResult[] = [];
+    const explainer = new Explainer(policy, {
+      catalog, only: values.only, keep: false,
+      onResult: (r) => {
+        if (json) serialised.push(JSON.stringify(jsonResult(r), null, 2).replace(/\n/g, '\n    '));
+        else slim.push({ ...r, observation: undefined as never, access: undefined });
+      },
+    });
     const header = await readTraceFile(values.trace, (o) => { explainer.add(o); });
-    const report = explainer.finish(header);
-    if (values.format === 'json') {
+    const report = { ...explainer.finish(header), results: slim };
+    if (json) {
       const s = report.summary;
-      io.stdout.write(JSON.stringify({
-        summary: { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault },
-        results: report.results.map(jsonResult),
-      }, null, 2) + '\n');
+      const summary = { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault };
+      io.stdout.write(`{\n  "summary": ${JSON.stringify(summary)},\n  "results": [${serialised.length ? `\n    ${serialised.join(',\n    ')}\n  ` : ''}]\n}\n`);
     } else if (values.format === 'markdown') {
       io.stdout.write(renderMarkdown(report));
     } else {
