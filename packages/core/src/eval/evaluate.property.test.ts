@@ -4,6 +4,8 @@ import type { Policy } from '../policy/types';
 import type { Access } from './access';
 import { compilePolicy } from './evaluate';
 import { evaluateNaive } from './naive';
+import { nearMiss } from './near-miss';
+import { policyRules } from './rules';
 import { loadPresetCatalog } from '../presets/catalog';
 
 // Small alphabets so random rules and random accesses collide often.
@@ -112,6 +114,16 @@ describe('indexed evaluator agrees with the naive reference evaluator', () => {
     for (const kind of ['http allow source', 'http allow connection', 'http allow preset', 'http deny default', 'tls allow source', 'tls allow connection', 'tcp allow connection', 'tcp allow source', 'ssh allow source', 'ssh deny default']) {
       expect(seen.get(kind) ?? 0, kind).toBeGreaterThan(10);
     }
+  });
+
+  it('near misses from the related-rule index equal those from trying every rule', () => {
+    fc.assert(
+      fc.property(policy.chain((p) => fc.tuple(fc.constant(p), fc.array(fc.oneof(access, aimedAt(p)), { minLength: 1, maxLength: 8 }))), ([p, accesses]) => {
+        const rules = policyRules(p);
+        for (const a of accesses) expect(nearMiss(rules, a)).toEqual(nearMiss(rules, a, { exhaustive: true }));
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it('agrees with a user catalog that fills in an opaque preset', () => {

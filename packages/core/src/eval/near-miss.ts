@@ -8,8 +8,9 @@ import { matchRepositoryPattern } from '../formats/repository-pattern';
 import type { Access } from './access';
 import {
   addressOf, cidrsContain, gitRepository, ociOperation, ociRepository,
-  type ConnEntry, type PolicyRules, type SshEntry, type UrlEntry,
+  type ConnEntry, type ImpliedEntry, type PolicyRules, type SshEntry, type UrlEntry,
 } from './rules';
+import { CidrTrie, HostTrie } from './tries';
 import { parseUrl, pathCovers, type ParsedUrl } from './url';
 
 export type MissCode =
@@ -136,27 +137,92 @@ function sshCandidate(e: SshEntry, a: Extract<Access, { kind: 'ssh' }>): Candida
   return reasons.length ? { rule: e.id, order: e.order, reasons } : undefined;
 }
 
+/**
+ * Indexes of the rules that can relate to a destination, so that explaining a denial costs what
+ * the destination's rules cost, not the whole policy: URL entries by host, name rules on the
+ * host's path in a suffix trie, address rules by prefix, address-only rules by port.
+ */
+class RelatedIndex {
+  readonly urlsByHost = new Map<string, UrlEntry[]>();
+  readonly names = new HostTrie<ConnEntry>();
+  readonly cidrs = new CidrTrie<ConnEntry>();
+  readonly cidrOnlyByPort = new Map<number | 'any', ConnEntry[]>();
+  readonly unnamed: ConnEntry[] = [];
+  readonly impliedByHost = new Map<string, ImpliedEntry[]>();
+  readonly ssh = new HostTrie<SshEntry>();
+
+  constructor(rules: PolicyRules) {
+    const add = <K, V>(map: Map<K, V[]>, key: K, value: V) => { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); };
+    for (const e of rules.urls) add(this.urlsByHost, e.url.host, e);
+    for (const e of rules.conns) {
+      if (e.names) for (const n of e.names) this.names.add(n, e);
+      if (e.cidrs) {
+        for (const c of e.cidrs) this.cidrs.add(c, e);
+        if (!e.names) {
+          if (e.ports) for (const p of e.ports) add(this.cidrOnlyByPort, p, e);
+          else add(this.cidrOnlyByPort, 'any', e);
+        }
+      }
+      if (!e.names && !e.cidrs) this.unnamed.push(e);
+    }
+    for (const e of rules.implied) add(this.impliedByHost, e.host, e);
+    for (const e of rules.ssh) this.ssh.add(e.host, e);
+  }
+
+  /** Connection rules that may relate to an access: by name, by address, address rules on the port. */
+  conns(names: readonly string[], remoteIp: string | undefined, port: number): ConnEntry[] {
+    const out = new Set<ConnEntry>(this.unnamed);
+    for (const n of names) for (const e of this.names.related(normaliseHost(n))) out.add(e);
+    const address = addressOf(remoteIp);
+    if (address) {
+      const containing: ConnEntry[] = [];
+      this.cidrs.lookup(address, containing);
+      for (const e of containing) out.add(e);
+    }
+    for (const e of this.cidrOnlyByPort.get(port) ?? []) out.add(e);
+    return [...out].sort((x, y) => x.order - y.order);
+  }
+}
+
+const indexes = new WeakMap<PolicyRules, RelatedIndex>();
+
+function relatedIndex(rules: PolicyRules): RelatedIndex {
+  let index = indexes.get(rules);
+  if (!index) indexes.set(rules, (index = new RelatedIndex(rules)));
+  return index;
+}
+
 /** The nearest rule that did not permit `a` (fewest missed criteria, then earliest), if any names its destination. */
-export function nearMiss(rules: PolicyRules, a: Access): NearMiss | undefined {
+export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: boolean } = {}): NearMiss | undefined {
+  // `exhaustive` tries every rule instead of the related ones (the reference for tests).
+  const index: Pick<RelatedIndex, 'urlsByHost' | 'conns' | 'impliedByHost' | 'ssh'> = options.exhaustive ? {
+    urlsByHost: new Map(rules.urls.map((e) => [e.url.host, rules.urls])),
+    conns: () => rules.conns,
+    impliedByHost: new Map(rules.implied.map((e) => [e.host, rules.implied])),
+    ssh: { related: () => rules.ssh } as unknown as HostTrie<SshEntry>,
+  } : relatedIndex(rules);
   const candidates: Candidate[] = [];
   const push = (c: Candidate | undefined) => { if (c) candidates.push(c); };
   if (a.kind === 'http') {
     const url = parseUrl(a.url);
-    if (url) for (const e of rules.urls) push(urlCandidate(e, a.method, url));
-    for (const e of rules.conns) push(connCandidate(e, a, url));
+    if (url) for (const e of index.urlsByHost.get(url.host) ?? []) push(urlCandidate(e, a.method, url));
+    if (url) for (const e of index.conns([url.host], a.remoteIp, url.port)) push(connCandidate(e, a, url));
   } else if (a.kind === 'tls' || a.kind === 'tcp') {
-    for (const e of rules.conns) push(connCandidate(e, a, undefined));
+    const connNames = [...(a.kind === 'tls' && a.serverName !== undefined ? [a.serverName] : []), ...(a.hostnames ?? [])];
+    for (const e of index.conns(connNames, a.remoteIp, a.port)) push(connCandidate(e, a, undefined));
     const names = a.kind === 'tls' ? (a.serverName !== undefined ? [a.serverName] : []) : (a.hostnames ?? []);
-    for (const e of rules.implied) {
+    const implied = names.flatMap((n) => index.impliedByHost.get(normaliseHost(n)) ?? []);
+    for (const e of implied) {
       if (names.some((n) => normaliseHost(n) === e.host) && e.port !== a.port) {
         push({ rule: e.id, order: e.order, reasons: [{ code: 'port', message: `the source implies connections to ${e.host} on port ${e.port}, not ${a.port}` }] });
       }
     }
   } else {
-    for (const e of rules.ssh) push(sshCandidate(e, a));
+    for (const e of index.ssh.related(normaliseHost(a.host))) push(sshCandidate(e, a));
   }
   if (candidates.length === 0) return undefined;
-  candidates.sort((x, y) => x.reasons.length - y.reasons.length || x.order - y.order);
+  const text = (c: Candidate) => c.reasons.map((r) => r.message).join('; ');
+  candidates.sort((x, y) => x.reasons.length - y.reasons.length || x.order - y.order || (text(x) < text(y) ? -1 : text(x) > text(y) ? 1 : 0));
   const best = candidates[0];
   return { rule: best.rule, reasons: best.reasons, message: best.reasons.map((r) => r.message).join('; ') };
 }

@@ -41,6 +41,23 @@ export class HostTrie<T> {
     return found;
   }
 
+  /**
+   * Every value whose pattern sits on the path of `host`: its matches, plus the near ones
+   * (`*.host` for the apex, exact names of parent domains). For explaining denials.
+   */
+  related(host: string): T[] {
+    const out: T[] = [];
+    const labels = host.split('.');
+    let node: HostNode<T> | undefined = this.root;
+    for (let k = labels.length - 1; k >= 0 && node; k--) {
+      node = node.children.get(labels[k]);
+      if (!node) break;
+      if (node.wild) out.push(...node.wild);
+      if (node.exact) out.push(...node.exact);
+    }
+    return out;
+  }
+
   private walk(host: string, found: T[]): void {
     const labels = host.split('.');
     let node: HostNode<T> | undefined = this.root;
