@@ -43,6 +43,7 @@ export class CompiledPolicy {
     }
     for (const e of this.rules.ssh) this.ssh.add(e.host, e);
     this.byDefault = Object.freeze(decide(this.rules, undefined));
+    this.firstConnectionOrder = (this.policy.sources ?? []).length;
   }
 
   /** Decisions are shared, frozen objects: one per rule, plus the default's. */
@@ -60,7 +61,8 @@ export class CompiledPolicy {
 
   /** Scratch arrays reused across calls (evaluation is synchronous). */
   private readonly urlHits: UrlEntry[] = [];
-  private readonly cidrHits: ConnEntry[] = [];
+  /** Order of the first connection rule: a permitting source (lower order) cannot be beaten by one. */
+  private readonly firstConnectionOrder: number;
   /** Address text → connection rules whose CIDRs contain it (traces repeat addresses). */
   private readonly cidrMemo = new Map<string, ConnEntry[]>();
 
@@ -71,43 +73,43 @@ export class CompiledPolicy {
       const url = parseUrl(a.url);
       if (!url) return undefined;
       const hits = this.urlHits;
-      hits.length = 0;
       this.urlTrie.lookup(url, hits);
       for (let i = 0; i < hits.length; i++) {
         const e = hits[i];
         if ((!best || e.order < best.order) && urlEntryPermits(e, a.method, url)) best = e;
       }
       hits.length = 0;
-      const conns = this.connCandidates(url.scheme === 'https' ? url.host : undefined, url.host, undefined, a.remoteIp);
-      for (let i = 0; i < conns.length; i++) {
-        const e = conns[i];
-        // Rules with name patterns come only from the name indexes, which matched the URL host.
-        if ((!best || e.order < best.order) && connPermitsRequest(e, url, a.remoteIp, true)) best = e;
-      }
-      return best;
+      // Sources come before every connection: a permitting source cannot be beaten.
+      if (best && best.order < this.firstConnectionOrder) return best;
+      if (this.rules.conns.length === 0) return best;
+      const method = 0;
+      if (url.scheme === 'https') best = this.bestConn(this.tlsNames.lookup(url.host), best, method, url, a);
+      best = this.bestConn(this.tcpNames.lookup(url.host), best, method, url, a);
+      best = this.bestConn(this.cidrCandidates(a.remoteIp), best, method, url, a);
+      return this.bestConn(this.unindexed, best, method, url, a);
     }
     if (a.kind === 'tls' || a.kind === 'tcp') {
       const tls = a.kind === 'tls';
       const names = a.hostnames;
-      const serverName = tls && a.serverName !== undefined ? normaliseHostFast(a.serverName) : undefined;
-      const conns = this.connCandidates(serverName, undefined, names, a.remoteIp);
-      for (let i = 0; i < conns.length; i++) {
-        const e = conns[i];
-        // Rules with name patterns come only from the name indexes (tls: server name; tcp: host names).
-        if ((!best || e.order < best.order) && connPermitsConnection(e, a, tls, true)) best = e;
-      }
+      // The connections sources imply come first in order.
       if (tls) {
-        if (serverName !== undefined) {
-          const hit = this.implied.get(`${serverName}:${a.port}`);
-          if (hit && (!best || hit.order < best.order)) best = hit;
+        if (a.serverName !== undefined) {
+          const hit = this.implied.get(`${normaliseHostFast(a.serverName)}:${a.port}`);
+          if (hit) best = hit;
         }
       } else if (names) {
-        for (const n of names) {
-          const hit = this.implied.get(`${normaliseHost(n)}:${a.port}`);
+        for (let i = 0; i < names.length; i++) {
+          const hit = this.implied.get(`${normaliseHostFast(names[i])}:${a.port}`);
           if (hit && (!best || hit.order < best.order)) best = hit;
         }
       }
-      return best;
+      if (best && best.order < this.firstConnectionOrder) return best;
+      if (this.rules.conns.length === 0) return best;
+      const method = tls ? 1 : 2;
+      if (tls && a.serverName !== undefined) best = this.bestConn(this.tlsNames.lookup(normaliseHostFast(a.serverName)), best, method, undefined, a);
+      if (names) for (let i = 0; i < names.length; i++) best = this.bestConn(this.tcpNames.lookup(normaliseHostFast(names[i])), best, method, undefined, a);
+      best = this.bestConn(this.cidrCandidates(a.remoteIp), best, method, undefined, a);
+      return this.bestConn(this.unindexed, best, method, undefined, a);
     }
     const ssh = this.ssh.lookup(normaliseHostFast(a.host));
     for (let i = 0; i < ssh.length; i++) {
@@ -117,28 +119,39 @@ export class CompiledPolicy {
     return best;
   }
 
-  /** Connection rules that may permit: by name (tls by server name, tcp by host names), by address, and the unindexed. */
-  private connCandidates(tlsName: string | undefined, tcpName: string | undefined, tcpNames: readonly string[] | undefined, remoteIp: string | undefined): readonly ConnEntry[] {
-    const out = this.cidrHits;
-    out.length = 0;
-    if (tlsName !== undefined) for (const e of this.tlsNames.lookup(tlsName)) out.push(e);
-    if (tcpName !== undefined) for (const e of this.tcpNames.lookup(tcpName)) out.push(e);
-    if (tcpNames) for (const n of tcpNames) for (const e of this.tcpNames.lookup(normaliseHostFast(n))) out.push(e);
-    if (this.cidrs.size > 0 && remoteIp !== undefined) {
-      let hits = this.cidrMemo.get(remoteIp);
-      if (hits === undefined) {
-        hits = [];
-        const address = addressOf(remoteIp);
-        if (address) this.cidrs.lookup(address, hits);
-        if (this.cidrMemo.size >= 20000) this.cidrMemo.clear();
-        this.cidrMemo.set(remoteIp, hits);
-      }
-      for (let i = 0; i < hits.length; i++) out.push(hits[i]);
+  /**
+   * The better of `best` and the permitting candidates (0: a request; 1: a TLS connection;
+   * 2: a plain one). Rules with name patterns come only from the name indexes, which matched
+   * the URL host (requests), the server name (tls rules) or the host names (tcp rules).
+   */
+  private bestConn(candidates: readonly ConnEntry[], best: RuleRef | undefined, method: 0 | 1 | 2, url: ParsedUrl | undefined, a: Access): RuleRef | undefined {
+    for (let i = 0; i < candidates.length; i++) {
+      const e = candidates[i];
+      if (best && e.order >= best.order) continue;
+      const ok = method === 0
+        ? connPermitsRequest(e, url!, (a as { remoteIp?: string }).remoteIp, true)
+        : connPermitsConnection(e, a as Extract<Access, { kind: 'tls' | 'tcp' }>, method === 1, true);
+      if (ok) best = e;
     }
-    for (const e of this.unindexed) out.push(e);
-    return out;
+    return best;
+  }
+
+  /** Connection rules (stating cidrs but no names) whose CIDRs contain the address, memoised per address text. */
+  private cidrCandidates(remoteIp: string | undefined): readonly ConnEntry[] {
+    if (this.cidrs.size === 0 || remoteIp === undefined) return NO_CONNS;
+    let hits = this.cidrMemo.get(remoteIp);
+    if (hits === undefined) {
+      hits = [];
+      const address = addressOf(remoteIp);
+      if (address) this.cidrs.lookup(address, hits);
+      if (this.cidrMemo.size >= 20000) this.cidrMemo.clear();
+      this.cidrMemo.set(remoteIp, hits);
+    }
+    return hits;
   }
 }
+
+const NO_CONNS: readonly ConnEntry[] = Object.freeze([]);
 
 const compiled = new WeakMap<object, { options: EvalOptions; value: CompiledPolicy }>();
 

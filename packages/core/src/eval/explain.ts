@@ -84,6 +84,12 @@ function destinationOf(o: AnyObservation, a: Access | undefined): string {
 
 const MAX_CACHED = 5000;
 
+/** Looks like an IP address (IPv4 digits and dots, or IPv6 with a colon), not a host name. */
+function isAddressText(text: string): boolean {
+  const c = text.charCodeAt(0);
+  return (c >= 48 && c <= 57 && text.charCodeAt(text.length - 1) >= 48 && text.charCodeAt(text.length - 1) <= 57) || text.includes(':');
+}
+
 /** Explains observations one at a time: feed them with `add`, then `finish`. */
 export class Explainer {
   readonly compiled: CompiledPolicy;
@@ -139,13 +145,18 @@ export class Explainer {
   }
 
   private learn(d: Extract<AnyObservation, { protocol: 'dns' }>): void {
-    if (!d.queryName || !d.answers) return;
-    const names = [normaliseHost(d.queryName), ...d.answers.filter((x) => !/^[0-9.]+$|:/.test(x)).map(normaliseHost)];
-    for (const answer of d.answers) {
-      if (!/^[0-9.]+$|:/.test(answer)) continue;
-      const list = this.resolved.get(answer) ?? [];
-      for (const n of names) if (!list.includes(n)) list.push(n);
-      this.resolved.set(answer, list);
+    const answers = d.answers;
+    if (!d.queryName || !answers || answers.length === 0) return;
+    const query = normaliseHost(d.queryName);
+    // Answers are addresses, or names (CNAME targets) that resolve to the same addresses.
+    let aliases: string[] | undefined;
+    for (const x of answers) if (!isAddressText(x)) (aliases ??= []).push(normaliseHost(x));
+    for (const answer of answers) {
+      if (!isAddressText(answer)) continue;
+      let list = this.resolved.get(answer);
+      if (!list) this.resolved.set(answer, (list = []));
+      if (!list.includes(query)) list.push(query);
+      if (aliases) for (const n of aliases) if (!list.includes(n)) list.push(n);
     }
   }
 

@@ -66,6 +66,9 @@ export function sourceForRequest(url: ParsedUrl, method: string): Source | undef
 }
 
 function isIp(text: string): boolean {
+  // Host names rarely start with a digit; skip the (throwing) address parser for them.
+  const c = text.charCodeAt(0);
+  if (!(c >= 48 && c <= 57) && !text.includes(':')) return false;
   return parseAddress(text) !== undefined;
 }
 
