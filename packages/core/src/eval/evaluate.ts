@@ -24,8 +24,8 @@ export class CompiledPolicy {
   private readonly cidrs = new CidrTrie<ConnEntry>();
   /** Connection rules stating neither (invalid policies; kept so the model stays total). */
   private readonly unindexed: ConnEntry[] = [];
-  /** Source URL host:port → the first source implying a connection to it. */
-  private readonly implied = new Map<string, ImpliedEntry>();
+  /** Source URL host → port → the first source implying a connection to it. */
+  private readonly implied = new Map<string, Map<number, ImpliedEntry>>();
   private readonly ssh = new HostTrie<SshEntry>();
 
   constructor(readonly policy: Policy, options: EvalOptions = {}) {
@@ -37,9 +37,10 @@ export class CompiledPolicy {
       else this.unindexed.push(e);
     }
     for (const e of this.rules.implied) {
-      const key = `${e.host}:${e.port}`;
-      const seen = this.implied.get(key);
-      if (!seen || e.order < seen.order) this.implied.set(key, e);
+      let ports = this.implied.get(e.host);
+      if (!ports) this.implied.set(e.host, (ports = new Map()));
+      const seen = ports.get(e.port);
+      if (!seen || e.order < seen.order) ports.set(e.port, e);
     }
     for (const e of this.rules.ssh) this.ssh.add(e.host, e);
     this.byDefault = Object.freeze(decide(this.rules, undefined));
@@ -94,12 +95,12 @@ export class CompiledPolicy {
       // The connections sources imply come first in order.
       if (tls) {
         if (a.serverName !== undefined) {
-          const hit = this.implied.get(`${normaliseHostFast(a.serverName)}:${a.port}`);
+          const hit = this.implied.get(normaliseHostFast(a.serverName))?.get(a.port);
           if (hit) best = hit;
         }
       } else if (names) {
         for (let i = 0; i < names.length; i++) {
-          const hit = this.implied.get(`${normaliseHostFast(names[i])}:${a.port}`);
+          const hit = this.implied.get(normaliseHostFast(names[i]))?.get(a.port);
           if (hit && (!best || hit.order < best.order)) best = hit;
         }
       }

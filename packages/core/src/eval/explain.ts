@@ -113,8 +113,10 @@ export class Explainer {
     const protocol = o.protocol;
     if (protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
     const remoteIp = (o as { remoteIp?: string }).remoteIp;
-    const access = accessOf(o, protocol === 'tcp' && remoteIp !== undefined && this.resolved.size > 0 ? this.resolved.get(remoteIp) : undefined);
-    const d = access ? this.compiled.evaluate(access) : undefined;
+    const resolved = protocol === 'tcp' && remoteIp !== undefined && this.resolved.size > 0 ? this.resolved.get(remoteIp) : undefined;
+    // Evaluate through a reused scratch access; a result that is kept gets its own copy.
+    const scratch = this.scratchFor(o, resolved);
+    const d = scratch ? this.compiled.evaluate(scratch) : undefined;
     const verdict: ModelVerdict = d ? d.verdict : 'none';
     if (d === undefined) s.none++;
     else if (verdict === 'allow') { s.allowed++; if (d.rule === 'default') s.reliesOnDefault++; }
@@ -126,6 +128,7 @@ export class Explainer {
     const agrees = recordedVerdict === 'none' || recordedVerdict === verdict;
     if (!agrees) s.disagreements++;
     if (this.only === 'denied' && verdict !== 'deny' && recordedVerdict !== 'deny' && agrees) return undefined;
+    const access = scratch ? accessOf(o, resolved) : undefined;
     const destination = destinationOf(o, access);
     let fix: Fix | null = null;
     let near: NearMiss | null = null;
@@ -142,6 +145,44 @@ export class Explainer {
 
   finish(header: TraceHeader = {}): ExplainReport {
     return { summary: { ...this.summary }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice() };
+  }
+
+  private readonly scratchHttp = { kind: 'http' as const, method: 'GET', url: '', remoteIp: undefined as string | undefined };
+  private readonly scratchTls = { kind: 'tls' as const, serverName: undefined as string | undefined, alpn: undefined as string[] | undefined, remoteIp: undefined as string | undefined, port: 0, hostnames: undefined as string[] | undefined };
+  private readonly scratchTcp = { kind: 'tcp' as const, remoteIp: undefined as string | undefined, port: 0, hostnames: undefined as string[] | undefined };
+  private readonly scratchSsh = { kind: 'ssh' as const, host: '', port: 0, user: undefined as string | undefined, repositoryPath: undefined as string | undefined };
+
+  /** The access of an observation in a reused object (the same as accessOf, without allocating). */
+  private scratchFor(o: AnyObservation, resolved: readonly string[] | undefined): Access | undefined {
+    switch (o.protocol) {
+      case 'http': {
+        const h = o as Extract<AnyObservation, { protocol: 'http' }>;
+        const a = this.scratchHttp;
+        a.method = h.method ?? 'GET'; a.url = h.url; a.remoteIp = h.remoteIp;
+        return a;
+      }
+      case 'tcp': {
+        const t = o as Extract<AnyObservation, { protocol: 'tcp' }>;
+        let hostnames = t.hostnames;
+        if (resolved && resolved.length) hostnames = hostnames ? [...hostnames, ...resolved] : resolved.slice();
+        if (t.serverName !== undefined || (t.alpn !== undefined && t.alpn.length > 0)) {
+          const a = this.scratchTls;
+          a.serverName = t.serverName; a.alpn = t.alpn; a.remoteIp = t.remoteIp; a.port = t.remotePort; a.hostnames = hostnames;
+          return a;
+        }
+        const a = this.scratchTcp;
+        a.remoteIp = t.remoteIp; a.port = t.remotePort; a.hostnames = hostnames;
+        return a;
+      }
+      case 'ssh_git': {
+        const g = o as Extract<AnyObservation, { protocol: 'ssh_git' }>;
+        const a = this.scratchSsh;
+        a.host = g.host; a.port = g.port; a.user = g.user; a.repositoryPath = g.repositoryPath;
+        return a;
+      }
+      default:
+        return undefined;
+    }
   }
 
   private learn(d: Extract<AnyObservation, { protocol: 'dns' }>): void {
