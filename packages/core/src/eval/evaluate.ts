@@ -95,29 +95,35 @@ export class CompiledPolicy {
       // The connections sources imply come first in order.
       if (tls) {
         if (a.serverName !== undefined) {
-          const hit = this.implied.get(normaliseHostFast(a.serverName))?.get(a.port);
+          const hit = this.impliedFor(a.serverName, a.port);
           if (hit) best = hit;
         }
       } else if (names) {
         for (let i = 0; i < names.length; i++) {
-          const hit = this.implied.get(normaliseHostFast(names[i]))?.get(a.port);
+          const hit = this.impliedFor(names[i], a.port);
           if (hit && (!best || hit.order < best.order)) best = hit;
         }
       }
       if (best && best.order < this.firstConnectionOrder) return best;
       if (this.rules.conns.length === 0) return best;
       const method = tls ? 1 : 2;
-      if (tls && a.serverName !== undefined) best = this.bestConn(this.tlsNames.lookup(normaliseHostFast(a.serverName)), best, method, undefined, a);
-      if (names) for (let i = 0; i < names.length; i++) best = this.bestConn(this.tcpNames.lookup(normaliseHostFast(names[i])), best, method, undefined, a);
+      if (tls && a.serverName !== undefined) best = this.bestConn(this.tlsNames.lookup(a.serverName), best, method, undefined, a);
+      if (names) for (let i = 0; i < names.length; i++) best = this.bestConn(this.tcpNames.lookup(names[i]), best, method, undefined, a);
       best = this.bestConn(this.cidrCandidates(a.remoteIp), best, method, undefined, a);
       return this.bestConn(this.unindexed, best, method, undefined, a);
     }
-    const ssh = this.ssh.lookup(normaliseHostFast(a.host));
+    const ssh = this.ssh.lookup(a.host);
     for (let i = 0; i < ssh.length; i++) {
       const e = ssh[i];
       if ((!best || e.order < best.order) && sshPermits(e, a)) best = e;
     }
     return best;
+  }
+
+  /** The source implying a connection to `host` (any case, trailing dot allowed) on `port`. */
+  private impliedFor(host: string, port: number): ImpliedEntry | undefined {
+    const ports = this.implied.get(host) ?? this.implied.get(normaliseHostFast(host));
+    return ports?.get(port);
   }
 
   /**

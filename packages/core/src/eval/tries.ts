@@ -1,5 +1,6 @@
 /** The indexes of the evaluator: host-suffix trie, CIDR (binary) trie, URL prefix trie. */
 import type { ParsedCidr } from '../formats/ip';
+import { normaliseHost } from '../formats/host-pattern';
 import type { ParsedUrl } from './url';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -28,13 +29,13 @@ export class HostTrie<T> {
     this.memo.clear();
   }
 
-  /** The values whose pattern matches `host` (already normalised). Do not modify the array. */
+  /** The values whose pattern matches `host` (any case, trailing dot allowed). Do not modify the array. */
   lookup(host: string): readonly T[] {
     if (this.size === 0) return NONE;
     let found = this.memo.get(host);
     if (found === undefined) {
       found = [];
-      this.walk(host, found);
+      this.walk(normaliseHost(host), found);
       if (this.memo.size >= 20000) this.memo.clear();
       this.memo.set(host, found);
     }
