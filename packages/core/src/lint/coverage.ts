@@ -15,6 +15,7 @@ import type { TlsPiece } from './atom-index';
 import { connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom } from './rule-atoms';
 import { isObject, viewOf } from './walk';
+import { canonicalJson } from '../json/canonical';
 import type { JsonObject } from './walk';
 
 export interface Coverage {
@@ -36,22 +37,6 @@ export interface CoverageAnalysis {
   shadowed: Coverage[];
   /** True when `presets` is omitted (every preset enabled). */
   presetsOmitted: boolean;
-}
-
-/** JSON text with object keys sorted: equal for deeply equal values whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  let out: string;
-  if (Array.isArray(value)) {
-    out = '[';
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
-    return `${out}]`;
-  }
-  const obj = value as JsonObject;
-  const keys = Object.keys(obj).sort();
-  out = '{';
-  for (let i = 0; i < keys.length; i++) out += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson(obj[keys[i]])}`;
-  return `${out}}`;
 }
 
 function enabledPresets(root: JsonObject | undefined, catalog: PresetCatalog): string[] {

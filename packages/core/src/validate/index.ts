@@ -3,4 +3,4 @@ export * from './validate';
 export * from './positions';
 export * from './codes';
 export { toPointer, parsePointer, valueAt, escapeSegment } from './pointer';
-export { canonicalJson } from './schema-errors';
+export { canonicalJson } from '../json/canonical';

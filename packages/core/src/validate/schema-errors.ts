@@ -10,6 +10,7 @@ import type { DiagnosticCode, DiagnosticData, RangeTarget } from './types';
 import { escapeSegment, parsePointer, valueAt } from './pointer';
 import { closeMatches, nearestFirst, quote } from './suggest-names';
 import { hostPatternProblem, urlProblem } from './explain-format';
+import { canonicalJson } from '../json/canonical';
 
 export interface SchemaFinding {
   code: DiagnosticCode;
@@ -83,14 +84,6 @@ function uniqueDuplicates(items: unknown[]): Array<{ later: number; first: numbe
     else out.push({ later: index, first });
   });
   return out;
-}
-
-/** JSON text with object keys sorted: equal for JSON-equal values. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
 function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
