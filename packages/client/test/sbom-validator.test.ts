@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cyclonedxStrictValidator } from '../src/index';
 
-const dir = new URL('../../../../shared/data/cyclonedx-1.7/', import.meta.url).pathname;
+const dir = new URL('../../../fixtures/cyclonedx-1.7/', import.meta.url).pathname;
 const fixtures = new URL('../../../fixtures/sboms/', import.meta.url).pathname;
 const cases = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 
