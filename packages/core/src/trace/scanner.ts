@@ -118,7 +118,11 @@ export class TraceReader {
           if (c !== 34 || this.afterMember) throw this.error('expected a member name or `}`');
           const close = this.stringEnd(i + 1);
           if (close < 0) return; // wait for the rest of the name
-          this.key = JSON.parse(buf.slice(i, close + 1));
+          try {
+            this.key = JSON.parse(buf.slice(i, close + 1));
+          } catch (e) {
+            throw this.error(`invalid member name: ${(e as Error).message}`);
+          }
           this.phase = COLON;
           this.pos = close + 1;
           break;

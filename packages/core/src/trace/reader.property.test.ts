@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseTrace, streamTrace } from './reader';
+import { TraceError } from './normalise';
+import type { AnyObservation } from './types';
+
+const text = fc.string({ unit: 'grapheme', maxLength: 12 }); // includes multi-byte characters
+const observation = fc.oneof(
+  fc.record({ protocol: fc.constant('http'), sequence: fc.nat(), method: fc.constantFrom('GET', 'PUT'), url: text.map((s) => `https://h.example/${s}`), denied: fc.boolean(), response_body_size: fc.bigInt({ min: 0n, max: 1n << 70n }).map(String), note: text }),
+  fc.record({ protocol: fc.constant('tcp'), sequence: fc.nat(), allowed: fc.boolean(), remote_port: fc.integer({ min: 1, max: 65535 }), remote_ip: fc.ipV4(), hostnames: fc.array(fc.domain(), { maxLength: 2 }), server_name: fc.domain(), bytes_sent: fc.bigInt({ min: 0n, max: 1n << 64n }).map(String) }),
+  fc.record({ protocol: fc.constant('dns'), sequence: fc.nat(), query_name: fc.domain(), answers: fc.array(fc.ipV4(), { maxLength: 3 }) }),
+  fc.record({ protocol: fc.constant('ssh_git'), sequence: fc.nat(), allowed: fc.boolean(), host: fc.domain(), port: fc.integer({ min: 1, max: 65535 }), repository_path: text }),
+);
+const trace = fc.record({ schema_version: fc.constant('1.0'), observations: fc.array(observation, { maxLength: 12 }) });
+
+function chunksOf(s: string, cuts: number[]): Uint8Array[] {
+  const bytes = new TextEncoder().encode(s);
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const p of points) { out.push(bytes.subarray(at, p)); at = p; }
+  out.push(bytes.subarray(at));
+  return out;
+}
+
+describe('trace reader (property-based)', () => {
+  it('any split into byte chunks, even inside strings and multi-byte characters, reads the same observations', async () => {
+    await fc.assert(fc.asyncProperty(trace, fc.array(fc.nat(), { maxLength: 20 }), fc.boolean(), async (doc, cuts, pretty) => {
+      const json = JSON.stringify(doc, null, pretty ? 2 : undefined);
+      const whole = parseTrace(json).observations;
+      const streamed: AnyObservation[] = [];
+      await streamTrace(chunksOf(json, cuts), (o) => { streamed.push(o); });
+      expect(streamed).toEqual(whole);
+      expect(whole).toHaveLength(doc.observations.length);
+      // 64-bit counters are kept digit for digit.
+      doc.observations.forEach((o, i) => {
+        if ('bytes_sent' in o) expect((whole[i] as { bytesSent?: string }).bytesSent).toBe(o.bytes_sent);
+        if ('response_body_size' in o) expect((whole[i] as { responseBodySize?: string }).responseBodySize).toBe(o.response_body_size);
+      });
+    }), { numRuns: 200 });
+  });
+
+  it('mutated documents either read or fail with a TraceError, quickly', () => {
+    fc.assert(fc.property(trace, fc.array(fc.record({ at: fc.nat(), del: fc.nat(6), ins: fc.string({ maxLength: 3 }) }), { minLength: 1, maxLength: 3 }), (doc, edits) => {
+      let s = JSON.stringify(doc);
+      for (const e of edits) { const at = e.at % (s.length + 1); s = s.slice(0, at) + e.ins + s.slice(at + e.del); }
+      const start = performance.now();
+      try {
+        parseTrace(s);
+      } catch (error) {
+        expect(error).toBeInstanceOf(TraceError);
+      }
+      expect(performance.now() - start).toBeLessThan(200);
+    }), { numRuns: 400 });
+  });
+
+  it('__proto__ members are data, never prototypes', () => {
+    const t = parseTrace('{"observations":[{"protocol":"dns","sequence":1,"__proto__":{"polluted":true},"answers":[]}]}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(t.observations[0])).toBe(Object.prototype);
+  });
+
+  it('deep nesting inside an observation is an error, not a stack overflow', () => {
+    const deep = '{"observations":[{"protocol":"dns","x":' + '['.repeat(100000) + ']'.repeat(100000) + '}]}';
+    expect(() => parseTrace(deep)).toThrowError(TraceError);
+  });
+});
