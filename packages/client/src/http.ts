@@ -144,7 +144,8 @@ export function errorFromResponse(status: number, headers: Headers, body: Uint8A
 }
 
 function htmlTitle(html: string): string {
-  const m = /<title[^>]*>([^<]{1,100})<\/title>/i.exec(html);
+  // Only the head of the page: a hostile body must not make the search quadratic.
+  const m = /<title[^>]*>([^<]{1,100})<\/title>/i.exec(html.slice(0, 4096));
   return m ? ` titled ${JSON.stringify(m[1].trim())}` : '';
 }
 
