@@ -22,10 +22,18 @@ export class CompiledPolicy {
   private readonly tcpNames = new HostTrie<ConnEntry>();
   /** Connection rules stating cidrs but no name patterns. */
   private readonly cidrs = new CidrTrie<ConnEntry>();
+  /**
+   * The ports those rules state (`cidrAnyPort`: one states none). Connections to another port
+   * skip the address lookup: no such rule could permit them.
+   */
+  private readonly cidrPorts = new Set<number>();
+  private cidrAnyPort = false;
   /** Connection rules stating neither (invalid policies; kept so the model stays total). */
   private readonly unindexed: ConnEntry[] = [];
   /** Source URL host → port → the first source implying a connection to it. */
   private readonly implied = new Map<string, Map<number, ImpliedEntry>>();
+  /** The ports of `implied`: a connection to any other port (a database, say) skips the name lookups. */
+  private readonly impliedPorts = new Set<number>();
   private readonly ssh = new HostTrie<SshEntry>();
 
   constructor(readonly policy: Policy, options: EvalOptions = {}) {
@@ -33,7 +41,11 @@ export class CompiledPolicy {
     for (const e of this.rules.urls) this.urlTrie.add(e.url, e);
     for (const e of this.rules.conns) {
       if (e.names) for (const n of e.names) (e.kind === 'tls' ? this.tlsNames : this.tcpNames).add(n, e);
-      else if (e.cidrs) for (const c of e.cidrs) this.cidrs.add(c, e);
+      else if (e.cidrs) {
+        for (const c of e.cidrs) this.cidrs.add(c, e);
+        if (e.ports) for (const p of e.ports) this.cidrPorts.add(p);
+        else this.cidrAnyPort = true;
+      }
       else this.unindexed.push(e);
     }
     for (const e of this.rules.implied) {
@@ -41,26 +53,31 @@ export class CompiledPolicy {
       if (!ports) this.implied.set(e.host, (ports = new Map()));
       const seen = ports.get(e.port);
       if (!seen || e.order < seen.order) ports.set(e.port, e);
+      this.impliedPorts.add(e.port);
     }
     for (const e of this.rules.ssh) this.ssh.add(e.host, e);
     this.byDefault = Object.freeze(decide(this.rules, undefined));
+    this.decisions = new Array<Decision | undefined>(this.rules.refs.length).fill(undefined);
     this.firstConnectionOrder = (this.policy.sources ?? []).length;
   }
 
-  /** Decisions are shared, frozen objects: one per rule, plus the default's. */
-  private readonly decisions = new Map<string, Decision>();
+  /**
+   * Decisions are shared, frozen objects: one per rule, plus the default's. Indexed by the rule's
+   * order (one order per rule id), which spares hashing the id on every access.
+   */
+  private readonly decisions: (Decision | undefined)[];
   private readonly byDefault: Decision;
 
   /** The decision for one access. */
   evaluate(access: Access): Decision {
     const best = this.firstPermitting(access);
     if (!best) return this.byDefault;
-    let d = this.decisions.get(best.id);
-    if (!d) this.decisions.set(best.id, (d = Object.freeze(decide(this.rules, best))));
+    let d = this.decisions[best.order];
+    if (!d) this.decisions[best.order] = d = Object.freeze(decide(this.rules, best));
     return d;
   }
 
-  /** Scratch arrays reused across calls (evaluation is synchronous). */
+  /** Scratch array reused across calls (evaluation is synchronous); only its first `count` items are current. */
   private readonly urlHits: UrlEntry[] = [];
   /** Order of the first connection rule: a permitting source (lower order) cannot be beaten by one. */
   private readonly firstConnectionOrder: number;
@@ -74,19 +91,18 @@ export class CompiledPolicy {
       const url = parseUrl(a.url);
       if (!url) return undefined;
       const hits = this.urlHits;
-      this.urlTrie.lookup(url, hits);
-      for (let i = 0; i < hits.length; i++) {
+      const count = this.urlTrie.lookup(url, hits);
+      for (let i = 0; i < count; i++) {
         const e = hits[i];
         if ((!best || e.order < best.order) && urlEntryPermits(e, a.method, url)) best = e;
       }
-      hits.length = 0;
       // Sources come before every connection: a permitting source cannot be beaten.
       if (best && best.order < this.firstConnectionOrder) return best;
       if (this.rules.conns.length === 0) return best;
       const method = 0;
       if (url.scheme === 'https') best = this.bestConn(this.tlsNames.lookup(url.host), best, method, url, a);
       best = this.bestConn(this.tcpNames.lookup(url.host), best, method, url, a);
-      best = this.bestConn(this.cidrCandidates(a.remoteIp), best, method, url, a);
+      best = this.bestConn(this.cidrCandidates(a.remoteIp, url.port), best, method, url, a);
       return this.bestConn(this.unindexed, best, method, url, a);
     }
     if (a.kind === 'tls' || a.kind === 'tcp') {
@@ -109,7 +125,7 @@ export class CompiledPolicy {
       const method = tls ? 1 : 2;
       if (tls && a.serverName !== undefined) best = this.bestConn(this.tlsNames.lookup(a.serverName), best, method, undefined, a);
       if (names) for (let i = 0; i < names.length; i++) best = this.bestConn(this.tcpNames.lookup(names[i]), best, method, undefined, a);
-      best = this.bestConn(this.cidrCandidates(a.remoteIp), best, method, undefined, a);
+      best = this.bestConn(this.cidrCandidates(a.remoteIp, a.port), best, method, undefined, a);
       return this.bestConn(this.unindexed, best, method, undefined, a);
     }
     const ssh = this.ssh.lookup(a.host);
@@ -122,7 +138,13 @@ export class CompiledPolicy {
 
   /** The source implying a connection to `host` (any case, trailing dot allowed) on `port`. */
   private impliedFor(host: string, port: number): ImpliedEntry | undefined {
-    const ports = this.implied.get(host) ?? this.implied.get(normaliseHostFast(host));
+    if (!this.impliedPorts.has(port)) return undefined;
+    let ports = this.implied.get(host);
+    if (ports === undefined) {
+      // Retry with the normalised name only when it differs (the same key would miss again).
+      const normalised = normaliseHostFast(host);
+      if (normalised !== host) ports = this.implied.get(normalised);
+    }
     return ports?.get(port);
   }
 
@@ -144,8 +166,8 @@ export class CompiledPolicy {
   }
 
   /** Connection rules (stating cidrs but no names) whose CIDRs contain the address, memoised per address text. */
-  private cidrCandidates(remoteIp: string | undefined): readonly ConnEntry[] {
-    if (this.cidrs.size === 0 || remoteIp === undefined) return NO_CONNS;
+  private cidrCandidates(remoteIp: string | undefined, port: number): readonly ConnEntry[] {
+    if (this.cidrs.size === 0 || remoteIp === undefined || !(this.cidrAnyPort || this.cidrPorts.has(port))) return NO_CONNS;
     let hits = this.cidrMemo.get(remoteIp);
     if (hits === undefined) {
       hits = [];

@@ -191,7 +191,15 @@ export function ociOperation(method: string): OciOperation | undefined {
   }
 }
 
-const OCI_ENDPOINTS = new Set(['manifests', 'blobs', 'tags', 'referrers']);
+/** Is `path[start, end)` one of the registry API endpoints (manifests, blobs, tags, referrers)? Compared in place: no slice to allocate and hash per segment. */
+function isOciEndpoint(path: string, start: number, end: number): boolean {
+  switch (end - start) {
+    case 9: return path.startsWith('manifests', start) || path.startsWith('referrers', start);
+    case 5: return path.startsWith('blobs', start);
+    case 4: return path.startsWith('tags', start);
+    default: return false;
+  }
+}
 
 /**
  * The repository `<name>` of a registry API path `/v2/<name>/(manifests|blobs|tags|referrers)/...`,
@@ -207,9 +215,8 @@ export function ociRepository(path: string): string | undefined {
   while (true) {
     const end = path.indexOf('/', start);
     if (end < 0) return undefined; // the last segment cannot be the keyword
-    const seg = path.slice(start, end);
-    if (k >= 1 && OCI_ENDPOINTS.has(seg)) return path.slice(4, start - 1);
-    if (seg === '') return undefined;
+    if (k >= 1 && isOciEndpoint(path, start, end)) return path.slice(4, start - 1);
+    if (end === start) return undefined;
     k++;
     start = end + 1;
   }

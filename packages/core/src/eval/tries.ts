@@ -135,26 +135,31 @@ export class UrlTrie<T> {
     (more ? (node.more ??= []) : (node.exact ??= [])).push(value);
   }
 
-  /** Appends to `out` the values whose URL prefix covers `url`. */
-  lookup(url: ParsedUrl, out: T[]): void {
+  /**
+   * Writes to `out`, from index 0, the values whose URL prefix covers `url`, and returns their
+   * number. Items of `out` past that number are stale: the caller reuses one array without
+   * truncating it (setting `length` is a runtime call, measurable per request).
+   */
+  lookup(url: ParsedUrl, out: T[]): number {
     const origins = this.hosts.get(url.host);
-    if (!origins) return;
+    if (!origins) return 0;
     let node: PathNode<T> | undefined;
     for (const o of origins) if (o.scheme === url.scheme && o.port === url.port) node = o.root;
-    if (!node) return;
+    if (!node) return 0;
+    let count = 0;
     // Walk the segments of the path (after its leading `/`) without splitting it.
     const path = url.path;
     let start = 1;
     while (true) {
-      if (node.exact) for (const v of node.exact) out.push(v);
+      if (node.exact) for (const v of node.exact) out[count++] = v;
       // Segments left after this node: the path always has one more when start <= length.
       const remaining = start <= path.length;
-      if (node.more && remaining) for (const v of node.more) out.push(v);
-      if (!remaining || node.children.size === 0) return;
+      if (node.more && remaining) for (const v of node.more) out[count++] = v;
+      if (!remaining || node.children.size === 0) return count;
       let end = path.indexOf('/', start);
       if (end < 0) end = path.length;
       node = node.children.get(path.slice(start, end));
-      if (!node) return;
+      if (!node) return count;
       start = end + 1;
     }
   }

@@ -48,12 +48,16 @@ export function parseUrl(text: string): ParsedUrl | undefined {
   let at = -1;
   let colon = -1;
   let bracket = false;
+  // One pass over the authority also notes ASCII upper case, so that an already normalised host
+  // (the usual case) is not scanned a second time.
+  let upper = false;
   while (end < n) {
     const c = text.charCodeAt(end);
     if (c === 47 || c === 63 || c === 35) break;
-    if (c === 64) { at = end; colon = -1; bracket = false; }
+    if (c === 64) { at = end; colon = -1; bracket = false; upper = false; }
     else if (c === 58) colon = end;
     else if (c === 91) bracket = true;
+    else if (c >= 65 && c <= 90) upper = true;
     end++;
   }
   const hostStart = at >= 0 ? at + 1 : start;
@@ -72,7 +76,9 @@ export function parseUrl(text: string): ParsedUrl | undefined {
     portText = text.slice(colon + 1, end);
   } else host = text.slice(hostStart, end);
   if (host.length === 0) return undefined;
-  if (hasUpperOrTrailingDot(host)) {
+  // `upper` may also come from the port text: normalising a host that did not need it is harmless
+  // (and such a port is rejected below).
+  if (upper || host.charCodeAt(host.length - 1) === 46) {
     host = normaliseHost(host);
     if (host.length === 0) return undefined;
   }
@@ -89,12 +95,11 @@ export function parseUrl(text: string): ParsedUrl | undefined {
     port = value;
   }
   if (end >= n || text.charCodeAt(end) !== 47) return { scheme, host, port, path: '/' };
-  let pathEnd = end;
-  while (pathEnd < n) {
-    const c = text.charCodeAt(pathEnd);
-    if (c === 63 || c === 35) break;
-    pathEnd++;
-  }
+  // The path ends at the first `?` or `#`: two native searches beat a character loop on long paths.
+  let pathEnd = text.indexOf('?', end);
+  if (pathEnd < 0) pathEnd = n;
+  const hash = text.indexOf('#', end);
+  if (hash >= 0 && hash < pathEnd) pathEnd = hash;
   return { scheme, host, port, path: text.slice(end, pathEnd) };
 }
 
