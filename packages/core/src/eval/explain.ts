@@ -95,8 +95,12 @@ export class Explainer {
   readonly compiled: CompiledPolicy;
   private readonly summary: ExplainSummary = { observations: 0, allowed: 0, denied: 0, disagreements: 0, none: 0, uncertain: 0, reliesOnDefault: 0 };
   private readonly results: ExplainResult[] = [];
-  /** IP address → names DNS answers resolved to it, from DNS observations seen so far. */
-  private readonly resolved = new Map<string, string[]>();
+  /**
+   * IP address → names DNS answers resolved to it, from DNS observations seen so far, in order
+   * (`names`), and as a set for the membership test (comparing each new name with every known
+   * one cost more than the rest of a DNS observation).
+   */
+  private readonly resolved = new Map<string, { names: string[]; seen: Set<string> }>();
   private readonly denialDetails = new Map<string, { fix: Fix | null; nearMiss: NearMiss | null }>();
   private readonly only: 'denied' | 'all';
   private readonly keep: boolean;
@@ -113,7 +117,7 @@ export class Explainer {
     const protocol = o.protocol;
     if (protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
     const remoteIp = (o as { remoteIp?: string }).remoteIp;
-    const resolved = protocol === 'tcp' && remoteIp !== undefined && this.resolved.size > 0 ? this.resolved.get(remoteIp) : undefined;
+    const resolved = protocol === 'tcp' && remoteIp !== undefined && this.resolved.size > 0 ? this.resolved.get(remoteIp)?.names : undefined;
     // Evaluate through a reused scratch access; a result that is kept gets its own copy.
     const scratch = this.scratchFor(o, resolved);
     const d = scratch ? this.compiled.evaluate(scratch) : undefined;
@@ -153,7 +157,7 @@ export class Explainer {
   private readonly scratchSsh = { kind: 'ssh' as const, host: '', port: 0, user: undefined as string | undefined, repositoryPath: undefined as string | undefined };
 
   /** The access of an observation in a reused object (the same as accessOf, without allocating). */
-  private scratchFor(o: AnyObservation, resolved: readonly string[] | undefined): Access | undefined {
+  private scratchFor(o: AnyObservation, resolved: string[] | undefined): Access | undefined {
     switch (o.protocol) {
       case 'http': {
         const h = o as Extract<AnyObservation, { protocol: 'http' }>;
@@ -164,7 +168,8 @@ export class Explainer {
       case 'tcp': {
         const t = o as Extract<AnyObservation, { protocol: 'tcp' }>;
         let hostnames = t.hostnames;
-        if (resolved && resolved.length) hostnames = hostnames ? [...hostnames, ...resolved] : resolved.slice();
+        // Evaluation only reads the names: the resolved list itself stands in for a copy of it.
+        if (resolved && resolved.length) hostnames = hostnames && hostnames.length ? [...hostnames, ...resolved] : resolved;
         if (t.serverName !== undefined || (t.alpn !== undefined && t.alpn.length > 0)) {
           const a = this.scratchTls;
           a.serverName = t.serverName; a.alpn = t.alpn; a.remoteIp = t.remoteIp; a.port = t.remotePort; a.hostnames = hostnames;
@@ -194,10 +199,10 @@ export class Explainer {
     for (const x of answers) if (!isAddressText(x)) (aliases ??= []).push(normaliseHost(x));
     for (const answer of answers) {
       if (!isAddressText(answer)) continue;
-      let list = this.resolved.get(answer);
-      if (!list) this.resolved.set(answer, (list = []));
-      if (!list.includes(query)) list.push(query);
-      if (aliases) for (const n of aliases) if (!list.includes(n)) list.push(n);
+      let known = this.resolved.get(answer);
+      if (!known) this.resolved.set(answer, (known = { names: [], seen: new Set() }));
+      if (!known.seen.has(query)) { known.seen.add(query); known.names.push(query); }
+      if (aliases) for (const n of aliases) if (!known.seen.has(n)) { known.seen.add(n); known.names.push(n); }
     }
   }
 
