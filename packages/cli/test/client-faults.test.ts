@@ -96,7 +96,7 @@ describe('client against a fault-injecting server', () => {
     expect(error.kind).toBe('unavailable');
     expect(error.attempts).toBe(3);
     expect(error.message).toMatch(/no complete response within 0\.3 s/);
-    expect(Date.now() - started).toBeLessThan(2500);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(server.count('slow')).toBe(3);
   });
 
@@ -119,7 +119,7 @@ describe('client against a fault-injecting server', () => {
     expect(error.status).toBe(503);
     expect(error.detail).toBe('maintenance');
     expect(error.attempts).toBe(1);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('retries 429 and succeeds; gives up after the attempts with the 429 problem', async () => {

