@@ -1,6 +1,6 @@
 /** Inputs shared by explain, suggest, test and diff: policies, traces and test files, with exit-2 errors. */
 import { createReadStream, statSync } from 'node:fs';
-import { LineIndex, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
+import { LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
 import { readTextFile, UsageError } from './io';
 
 /** Reads and validates a policy file; any error diagnostic makes it unusable (exit 2, messages on stderr). */
@@ -56,4 +56,16 @@ export function readJsonFile(file: string): unknown {
   } catch (error) {
     throw new UsageError(`${file}: not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The names every DNS answer of a trace file gives each address (D4 counts answers recorded
+ * after a connection too): a first pass for diff and suggest. Undefined for stdin, which can be
+ * read only once.
+ */
+export async function readDnsNames(file: string): Promise<Map<string, string[]> | undefined> {
+  if (file === '-') return undefined;
+  const names = new ResolvedNames();
+  await readTraceFile(file, (o) => { if (o.protocol === 'dns') names.learn(o as Parameters<ResolvedNames['learn']>[0]); });
+  return names.toMap();
 }

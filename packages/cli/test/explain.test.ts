@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { runCli } from './run-cli';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/main';
@@ -112,5 +113,26 @@ describe('netpolicy explain', () => {
     expect((await run(['explain', '--trace', fx('denials/trace.json')])).stderr).toContain('missing option --policy');
     expect((await run(['explain', '--policy', 'a', '--trace', 'b', '--format', 'yaml'])).code).toBe(2);
     expect((await run(['explain', '--help'])).stdout).toContain('Exit codes');
+  });
+});
+
+describe('explain: DNS answers after the connection they name', () => {
+  const args = ['explain', '--policy', 'fixtures/traces/late-dns/policy.json', '--format', 'json'];
+  it('a trace file is read again so that every answer counts (D4)', () => {
+    const r = runCli([...args, '--trace', 'fixtures/traces/late-dns/trace.json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.results.map((x: { sequence: number; model: { rule: string } }) => [x.sequence, x.model.rule])).toEqual([[1, '/connections/0'], [2, null], [3, 'default']]);
+    expect(out.summary).toMatchObject({ allowed: 1, denied: 1, disagreements: 0 });
+  });
+  it('a trace on stdin is read once: a warning says what that means', () => {
+    const r = runCli([...args, '--trace', '-'], { input: readFileSync('fixtures/traces/late-dns/trace.json', 'utf8') });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('DNS answers arrived after connections');
+  });
+  it('diff reads a file\'s DNS answers first', () => {
+    const r = runCli(['diff', '--format', 'json', '--trace', 'fixtures/traces/late-dns/trace.json', 'fixtures/traces/late-dns/policy.json', 'fixtures/policies/minimal.netpolicy.json']);
+    const out = JSON.parse(r.stdout);
+    expect(out.changes.map((c: { sequence: number; change: string }) => [c.sequence, c.change])).toEqual([[1, 'newly-denied']]);
   });
 });

@@ -3,7 +3,7 @@ import { PolicyDiffer, type VerdictChange } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { loadPolicy, readTraceFile } from '../explain-inputs';
+import { loadPolicy, readDnsNames, readTraceFile } from '../explain-inputs';
 
 const usage = `Usage: netpolicy diff --trace FILE [--trace FILE...] [options] OLD NEW
 
@@ -57,7 +57,7 @@ export const command: Command = {
     const changes: Listed[] = [];
     const counts = { 'newly-allowed': 0, 'newly-denied': 0, 'rule-changed': 0 };
     for (const trace of traces) {
-      differ.beginTrace();
+      differ.beginTrace(await readDnsNames(trace));
       await readTraceFile(trace, (o) => {
         const change = differ.add(o);
         if (!change) return;

@@ -66,17 +66,26 @@ export const command: Command = {
     // Results are kept in their output form (JSON text, or without the observation), so a large
     // trace costs the size of the report, not of the parsed observations.
     const json = values.format === 'json';
-    const serialised: string[] = [];
-    const slim: ExplainResult[] = [];
-    const explainer = new Explainer(policy, {
-      catalog, only: values.only, keep: false,
-      onResult: (r) => {
-        if (json) serialised.push(JSON.stringify(jsonResult(r), null, 2).replace(/\n/g, '\n    '));
-        else slim.push({ ...r, observation: undefined as never, access: undefined });
-      },
-    });
-    const header = await readTraceFile(values.trace, (o) => { explainer.add(o); });
-    const report = { ...explainer.finish(header), results: slim };
+    const explainOnce = async (resolvedNames?: Map<string, string[]>) => {
+      const serialised: string[] = [];
+      const slim: ExplainResult[] = [];
+      const explainer = new Explainer(policy, {
+        catalog, only: values.only as 'denied' | 'all', keep: false, resolvedNames,
+        onResult: (r) => {
+          if (json) serialised.push(JSON.stringify(jsonResult(r), null, 2).replace(/\n/g, '\n    '));
+          else slim.push({ ...r, observation: undefined as never, access: undefined });
+        },
+      });
+      const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); });
+      return { explainer, serialised, report: { ...explainer.finish(header), results: slim } };
+    };
+    const first = await explainOnce();
+    let { serialised, report } = first;
+    if (report.lateDnsAnswers) {
+      // D4 names addresses from every DNS observation of the trace, also those after a connection.
+      if (values.trace !== '-') ({ serialised, report } = await explainOnce(first.explainer.resolvedNames));
+      else io.stderr.write('netpolicy explain: warning: DNS answers arrived after connections to their addresses; a trace read from stdin is read once, so those connections were decided without the later names (pass the trace as a file to include them)\n');
+    }
     if (json) {
       const s = report.summary;
       const summary = { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault };

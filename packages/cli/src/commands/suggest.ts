@@ -3,7 +3,7 @@ import { Suggester } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, UsageError } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { readTraceFile } from '../explain-inputs';
+import { readDnsNames, readTraceFile } from '../explain-inputs';
 
 const usage = `Usage: netpolicy suggest [--presets FILE] TRACE...
 
@@ -38,7 +38,7 @@ export const command: Command = {
     const catalog = presetCatalogOption(parsed.values.presets);
     const suggester = new Suggester({ catalog });
     for (const file of parsed.positionals) {
-      suggester.beginTrace();
+      suggester.beginTrace(await readDnsNames(file));
       await readTraceFile(file, (o) => suggester.add(o));
     }
     io.stdout.write(JSON.stringify(suggester.finish(), null, 2) + '\n');

@@ -3,8 +3,8 @@ import type { Policy } from '../policy/types';
 import type { AnyObservation } from '../trace/types';
 import { accessOf, describeAccess, type Decision } from './access';
 import { compilePolicy, type CompiledPolicy } from './evaluate';
+import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
-import { normaliseHost } from '../formats/host-pattern';
 
 export type ChangeKind = 'newly-allowed' | 'newly-denied' | 'rule-changed';
 
@@ -21,7 +21,7 @@ export interface VerdictChange {
 export class PolicyDiffer {
   private readonly old: CompiledPolicy;
   private readonly next: CompiledPolicy;
-  private resolved = new Map<string, string[]>();
+  private resolved = new ResolvedNames();
   accesses = 0;
 
   constructor(oldPolicy: Policy, newPolicy: Policy, options: EvalOptions = {}) {
@@ -29,18 +29,18 @@ export class PolicyDiffer {
     this.next = compilePolicy(newPolicy, options);
   }
 
-  beginTrace(): void {
-    this.resolved = new Map();
+  /** Starts a trace; pass the names of all its DNS answers when known (a first pass over it). */
+  beginTrace(resolvedNames?: ReadonlyMap<string, readonly string[]>): void {
+    this.resolved = new ResolvedNames(resolvedNames);
   }
 
   add(o: AnyObservation): VerdictChange | undefined {
     if (o.protocol === 'dns') {
-      const d = o as Extract<AnyObservation, { protocol: 'dns' }>;
-      if (d.queryName && d.answers) for (const ip of d.answers) this.resolved.set(ip, [...(this.resolved.get(ip) ?? []), normaliseHost(d.queryName)]);
+      this.resolved.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
       return undefined;
     }
     const ip = (o as { remoteIp?: string }).remoteIp;
-    const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.get(ip) : undefined);
+    const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.namesOf(ip) : undefined);
     if (!a) return undefined;
     this.accesses++;
     const before = this.old.evaluate(a);

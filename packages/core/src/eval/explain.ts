@@ -3,7 +3,6 @@
  * verdict (the fact) beside the model's (the explanation); for denials the nearest rule that
  * almost matched and the smallest fix. Data first: the CLI renders it as text, JSON or Markdown.
  */
-import { normaliseHost } from '../formats/host-pattern';
 import type { Policy } from '../policy/types';
 import { streamTrace, type TraceChunks } from '../trace/reader';
 import { parseTrace } from '../trace/reader';
@@ -12,6 +11,7 @@ import { accessOf, describeAccess, type Access } from './access';
 import { CompiledPolicy, compilePolicy } from './evaluate';
 import { fixFor, type Fix } from './fix';
 import { nearMiss, type NearMiss } from './near-miss';
+import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
 
 export type ModelVerdict = 'allow' | 'deny' | 'none';
@@ -55,6 +55,13 @@ export interface ExplainReport {
   header: TraceHeader;
   /** Enabled presets whose contents are unknown. */
   opaquePresets: string[];
+  /**
+   * True when a DNS answer named an address only after a connection to that address had been
+   * decided. D4 resolves names from every DNS observation of the trace, so such a trace must be
+   * explained again with all its answers known from the start (`resolvedNames`): `explain` and
+   * `explainTrace` do that themselves whenever they can read the trace twice.
+   */
+  lateDnsAnswers: boolean;
 }
 
 export interface ExplainOptions extends EvalOptions {
@@ -63,6 +70,8 @@ export interface ExplainOptions extends EvalOptions {
   /** Called with each kept result, in order; with `keep: false` the report's `results` stays empty. */
   onResult?: (result: ExplainResult) => void;
   keep?: boolean;
+  /** Names DNS answers gave each address, known before the first observation (a second pass). */
+  resolvedNames?: ReadonlyMap<string, readonly string[]>;
 }
 
 function recordedOf(o: AnyObservation): ExplainResult['recorded'] {
@@ -84,31 +93,30 @@ function destinationOf(o: AnyObservation, a: Access | undefined): string {
 
 const MAX_CACHED = 5000;
 
-/** Looks like an IP address (IPv4 digits and dots, or IPv6 with a colon), not a host name. */
-function isAddressText(text: string): boolean {
-  const c = text.charCodeAt(0);
-  return (c >= 48 && c <= 57 && text.charCodeAt(text.length - 1) >= 48 && text.charCodeAt(text.length - 1) <= 57) || text.includes(':');
-}
 
 /** Explains observations one at a time: feed them with `add`, then `finish`. */
 export class Explainer {
   readonly compiled: CompiledPolicy;
   private readonly summary: ExplainSummary = { observations: 0, allowed: 0, denied: 0, disagreements: 0, none: 0, uncertain: 0, reliesOnDefault: 0 };
   private readonly results: ExplainResult[] = [];
-  /**
-   * IP address → names DNS answers resolved to it, from DNS observations seen so far, in order
-   * (`names`), and as a set for the membership test (comparing each new name with every known
-   * one cost more than the rest of a DNS observation).
-   */
-  private readonly resolved = new Map<string, { names: string[]; seen: Set<string> }>();
+  private readonly resolved: ResolvedNames;
   private readonly denialDetails = new Map<string, { fix: Fix | null; nearMiss: NearMiss | null }>();
   private readonly only: 'denied' | 'all';
   private readonly keep: boolean;
+  /** Addresses of connections decided so far: a later answer for one of them makes `lateDnsAnswers`. */
+  private readonly connected = new Set<string>();
+  private lateDnsAnswers = false;
 
   constructor(readonly policy: Policy, private readonly options: ExplainOptions = {}) {
     this.compiled = compilePolicy(policy, options);
     this.only = options.only ?? 'all';
     this.keep = options.keep ?? true;
+    this.resolved = new ResolvedNames(options.resolvedNames);
+  }
+
+  /** Every name DNS answers gave each address so far (feed a second pass through `resolvedNames`). */
+  get resolvedNames(): Map<string, string[]> {
+    return this.resolved.toMap();
   }
 
   add(o: AnyObservation): ExplainResult | undefined {
@@ -117,7 +125,8 @@ export class Explainer {
     const protocol = o.protocol;
     if (protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
     const remoteIp = (o as { remoteIp?: string }).remoteIp;
-    const resolved = protocol === 'tcp' && remoteIp !== undefined && this.resolved.size > 0 ? this.resolved.get(remoteIp)?.names : undefined;
+    if (protocol === 'tcp' && remoteIp !== undefined) this.connected.add(remoteIp);
+    const resolved = protocol === 'tcp' && remoteIp !== undefined ? this.resolved.namesOf(remoteIp) : undefined;
     // Evaluate through a reused scratch access; a result that is kept gets its own copy.
     const scratch = this.scratchFor(o, resolved);
     const d = scratch ? this.compiled.evaluate(scratch) : undefined;
@@ -148,7 +157,7 @@ export class Explainer {
   }
 
   finish(header: TraceHeader = {}): ExplainReport {
-    return { summary: { ...this.summary }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice() };
+    return { summary: { ...this.summary }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice(), lateDnsAnswers: this.lateDnsAnswers };
   }
 
   private readonly scratchHttp = { kind: 'http' as const, method: 'GET', url: '', remoteIp: undefined as string | undefined };
@@ -191,19 +200,7 @@ export class Explainer {
   }
 
   private learn(d: Extract<AnyObservation, { protocol: 'dns' }>): void {
-    const answers = d.answers;
-    if (!d.queryName || !answers || answers.length === 0) return;
-    const query = normaliseHost(d.queryName);
-    // Answers are addresses, or names (CNAME targets) that resolve to the same addresses.
-    let aliases: string[] | undefined;
-    for (const x of answers) if (!isAddressText(x)) (aliases ??= []).push(normaliseHost(x));
-    for (const answer of answers) {
-      if (!isAddressText(answer)) continue;
-      let known = this.resolved.get(answer);
-      if (!known) this.resolved.set(answer, (known = { names: [], seen: new Set() }));
-      if (!known.seen.has(query)) { known.seen.add(query); known.names.push(query); }
-      if (aliases) for (const n of aliases) if (!known.seen.has(n)) { known.seen.add(n); known.names.push(n); }
-    }
+    for (const address of this.resolved.learn(d)) if (this.connected.has(address)) this.lateDnsAnswers = true;
   }
 
   /** Near miss and fix per destination (a job repeats the same denied access many times). */
@@ -222,22 +219,31 @@ export class Explainer {
 /**
  * Explains a trace: a parsed trace, its whole text, or a stream of chunks (strings or UTF-8
  * bytes). Streams are read observation by observation; memory stays bounded when `keep` is false
- * or `only` is `denied`. DNS answers name the addresses of connections observed after them.
+ * or `only` is `denied`. Names come from every DNS observation of the trace (D4): when an answer
+ * arrives after a connection to its address, a trace held in memory or as text is explained a
+ * second time with every answer known; a one-time stream cannot be, and its report says so
+ * (`lateDnsAnswers`).
  */
 export async function explain(policy: Policy, trace: Trace | string | TraceChunks, options: ExplainOptions = {}): Promise<ExplainReport> {
-  const explainer = new Explainer(policy, options);
   if (typeof trace === 'object' && trace !== null && 'observations' in trace && Array.isArray((trace as Trace).observations)) {
-    for (const o of (trace as Trace).observations) explainer.add(o);
-    return explainer.finish(trace as Trace);
+    return explainTrace(policy, trace as Trace, options);
   }
-  const header = await streamTrace(trace as TraceChunks | string, (o) => { explainer.add(o); });
-  return explainer.finish(header);
+  const pass = async (o: ExplainOptions) => {
+    const explainer = new Explainer(policy, o);
+    const header = await streamTrace(trace as TraceChunks | string, (obs) => { explainer.add(obs); });
+    return { explainer, report: explainer.finish(header) };
+  };
+  const first = await pass(options);
+  if (!first.report.lateDnsAnswers || typeof trace !== 'string') return first.report;
+  return (await pass({ ...options, resolvedNames: first.explainer.resolvedNames })).report;
 }
 
-/** Synchronous explain of a parsed trace or its text. */
+/** Synchronous explain of a parsed trace or its text (every DNS answer is known from the start). */
 export function explainTrace(policy: Policy, trace: Trace | string, options: ExplainOptions = {}): ExplainReport {
   const t = typeof trace === 'string' ? parseTrace(trace) : trace;
-  const explainer = new Explainer(policy, options);
+  const names = new ResolvedNames();
+  for (const o of t.observations) if (o.protocol === 'dns') names.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
+  const explainer = new Explainer(policy, { ...options, resolvedNames: names.toMap() });
   for (const o of t.observations) explainer.add(o);
   return explainer.finish(t);
 }

@@ -13,3 +13,4 @@ export { connectionFor, sourceForRequest, sourceForSsh, ecosystemOf, literalRepo
 export { Suggester, suggestPolicy, suggestFromAccesses } from './suggest';
 export * from './policy-tests';
 export * from './diff';
+export { ResolvedNames } from './resolved-names';

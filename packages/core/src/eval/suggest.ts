@@ -7,37 +7,31 @@ import { defaultPresetCatalog } from '../presets/catalog';
 import type { Connection, OciOperation, Policy, Source } from '../policy/types';
 import type { AnyObservation } from '../trace/types';
 import { accessOf, type Access } from './access';
+import { ResolvedNames } from './resolved-names';
 import { CompiledPolicy } from './evaluate';
 import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
 import { originUrl, parseUrl } from './url';
-import { normaliseHost } from '../formats/host-pattern';
 
 /** Collects the accesses of traces; `finish` writes the policy. */
 export class Suggester {
   private readonly accesses = new Map<string, Access>();
-  private resolved = new Map<string, string[]>();
+  private resolved = new ResolvedNames();
 
   constructor(private readonly options: EvalOptions = {}) {}
 
   /** Starts a new trace (DNS answers of one trace do not name addresses in another). */
-  beginTrace(): void {
-    this.resolved = new Map();
+  beginTrace(resolvedNames?: ReadonlyMap<string, readonly string[]>): void {
+    this.resolved = new ResolvedNames(resolvedNames);
   }
 
   add(o: AnyObservation): void {
     if (o.protocol === 'dns') {
-      const d = o as Extract<AnyObservation, { protocol: 'dns' }>;
-      if (d.queryName && d.answers) for (const ip of d.answers) {
-        const list = this.resolved.get(ip) ?? [];
-        const name = normaliseHost(d.queryName);
-        if (!list.includes(name)) list.push(name);
-        this.resolved.set(ip, list);
-      }
+      this.resolved.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
       return;
     }
     const ip = (o as { remoteIp?: string }).remoteIp;
-    const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.get(ip) : undefined);
+    const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.namesOf(ip) : undefined);
     if (!a) return;
     const key = JSON.stringify(a);
     if (!this.accesses.has(key)) this.accesses.set(key, a);
