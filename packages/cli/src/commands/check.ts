@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../args';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from '@netpolicy/core';
@@ -55,16 +55,11 @@ function expand(path: string): string[] {
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = parseCommandArgs({
       args,
       allowPositionals: true,
       options: { format: { type: 'string', default: 'text' }, strict: { type: 'boolean', default: false }, presets: { type: 'string' } },
     });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}`);
-  }
   const { format, strict, presets } = parsed.values;
   if (!['text', 'json', 'sarif'].includes(format as string)) throw new UsageError(`unknown --format \`${format}\`: use text, json or sarif (option)`);
   if (parsed.positionals.length === 0) throw new UsageError('no files given: netpolicy check FILE... (argument)');

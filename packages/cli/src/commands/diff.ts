@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../args';
 import { PolicyDiffer, type VerdictChange } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
@@ -34,16 +34,11 @@ export const command: Command = {
   summary: 'List accesses whose verdict changes between two policies',
   usage,
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseCommandArgs({
         args,
         options: { trace: { type: 'string', multiple: true }, format: { type: 'string', default: 'text' }, 'rule-changes': { type: 'boolean', default: false }, 'fail-on': { type: 'string', multiple: true }, presets: { type: 'string' } },
         allowPositionals: true, strict: true,
       });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
     const { values, positionals } = parsed;
     const traces = values.trace ?? [];
     if (traces.length === 0) throw new UsageError('missing option --trace FILE');

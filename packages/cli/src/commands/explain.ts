@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../args';
 import { Explainer, type ExplainResult } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, UsageError, useColor } from '../io';
@@ -41,9 +41,7 @@ export const command: Command = {
   summary: 'Explain a job trace against a policy: what was denied, why, and the smallest fix',
   usage,
   async run(args, io) {
-    let values;
-    try {
-      ({ values } = parseArgs({
+    const { values } = parseCommandArgs({
         args,
         options: {
           policy: { type: 'string' }, trace: { type: 'string' }, format: { type: 'string', default: 'text' },
@@ -51,10 +49,7 @@ export const command: Command = {
         },
         strict: true,
         allowPositionals: false,
-      }));
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+      });
     if (!values.policy) throw new UsageError('missing option --policy FILE');
     if (!values.trace) throw new UsageError('missing option --trace FILE');
     if (!['text', 'json', 'markdown'].includes(values.format!)) throw new UsageError(`option --format must be text, json or markdown, not \`${values.format}\``);

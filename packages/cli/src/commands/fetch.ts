@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../args';
 import {
   ApiError, NetpolicyClient, NetpolicyError, parseDigest, type ApiResult, type ArtifactKind,
 } from '@netpolicy/client';
@@ -58,9 +58,7 @@ export const command: Command = {
   summary: 'Download a job SBOM or trace, or an artifact record, from the service',
   usage,
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseCommandArgs({
         args,
         options: {
           repo: { type: 'string' }, 'job-id': { type: 'string' }, provider: { type: 'string' },
@@ -72,9 +70,6 @@ export const command: Command = {
         strict: true,
         allowPositionals: true,
       });
-    } catch (error) {
-      throw new UsageError(`${(error as Error).message.replace(/\. To specify.*$/s, '')} (option error)`);
-    }
     const { values, positionals } = parsed;
     if (values.token !== undefined) {
       throw new UsageError('tokens are not taken as a plain option (they would show in process lists and shell history); use NETPOLICY_TOKEN or --token-file FILE');

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../args';
 import type { Command } from '../command';
 import { EXIT, UsageError } from '../io';
 import { startService } from '../service/server';
@@ -35,17 +35,12 @@ export const command: Command = {
   summary: 'Run a local implementation of the service over a directory of records',
   usage,
   async run(args, io) {
-    let values;
-    try {
-      ({ values } = parseArgs({
+    const { values } = parseCommandArgs({
         args,
         options: { data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, quiet: { type: 'boolean' } },
         strict: true,
         allowPositionals: false,
-      }));
-    } catch (error) {
-      throw new UsageError(`${(error as Error).message} (option error)`);
-    }
+      });
     if (!values.data) throw new UsageError('missing option --data DIR');
     const data = resolve(io.cwd, values.data);
     if (!existsSync(data) || !statSync(data).isDirectory()) throw new UsageError(`cannot read ${values.data}: not a directory`);

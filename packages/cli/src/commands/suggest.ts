@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../args';
 import { Suggester } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, UsageError } from '../io';
@@ -28,12 +28,7 @@ export const command: Command = {
   summary: 'Write a least-privilege policy from one or more traces',
   usage,
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options: { presets: { type: 'string' } }, allowPositionals: true, strict: true });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const parsed = parseCommandArgs({ args, options: { presets: { type: 'string' } }, allowPositionals: true, strict: true });
     if (parsed.positionals.length === 0) throw new UsageError('missing argument TRACE (one or more trace files)');
     const catalog = presetCatalogOption(parsed.values.presets);
     const suggester = new Suggester({ catalog });

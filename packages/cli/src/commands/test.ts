@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../args';
 import { checkPolicyTestFile, PolicyTestFileError, runPolicyTests, type PolicyTestResult } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
@@ -35,12 +35,7 @@ export const command: Command = {
   summary: 'Run policy test files (accesses with expected verdicts)',
   usage,
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options: { policy: { type: 'string' }, presets: { type: 'string' }, format: { type: 'string', default: 'text' } }, allowPositionals: true, strict: true });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const parsed = parseCommandArgs({ args, options: { policy: { type: 'string' }, presets: { type: 'string' }, format: { type: 'string', default: 'text' } }, allowPositionals: true, strict: true });
     const { values, positionals } = parsed;
     if (!values.policy) throw new UsageError('missing option --policy FILE');
     if (positionals.length === 0) throw new UsageError('missing argument TESTS (one or more test files)');
