@@ -4,7 +4,7 @@
  * its first BUCKET_DEPTH atoms, so adversarial policies (10,000 rules on one host) stay linear.
  */
 import type { ParsedCidr } from '../formats/ip';
-import type { Atom, ConnAtom, ConnClass, GitHttpsAtom, GitSshAtom, HttpAtom, Labelled, OciAtom } from './rule-atoms';
+import type { Atom, ConnAtom, ConnClass, Coverer, GitHttpsAtom, GitSshAtom, HttpAtom, Labelled, OciAtom } from './rule-atoms';
 import { connCovers, coveringHostKeys, hostCovers, patternsCover, subset } from './rule-atoms';
 import type { ParsedUrl } from './walk';
 
@@ -34,15 +34,19 @@ function networkKey(cidr: ParsedCidr, length: number): string {
   return key;
 }
 
-function urlKey(url: ParsedUrl): string {
-  return `${url.scheme}://${url.host}:${url.port}${url.path}`;
-}
+/**
+ * URL atoms by origin, then by path: most origins of a policy appear once, so a lookup usually ends
+ * at the origin without building the covering paths or any key text.
+ */
+type UrlMap<A> = Map<string, Map<string, Labelled<A>[]>>;
 
 export class AtomIndex {
-  private readonly http = new Map<string, Labelled<HttpAtom>[]>();
-  private readonly oci = new Map<string, Labelled<OciAtom>[]>();
-  private readonly git = new Map<string, Labelled<GitHttpsAtom>[]>();
+  private readonly http: UrlMap<HttpAtom> = new Map();
+  private readonly oci: UrlMap<OciAtom> = new Map();
+  private readonly git: UrlMap<GitHttpsAtom> = new Map();
   private readonly ssh = new Map<string, Labelled<GitSshAtom>[]>();
+  /** Host-pattern atoms by class, then by pattern (the pattern text itself is the key: no key building). */
+  private readonly connHosts = new Map<ConnClass, Map<string, Labelled<ConnAtom>[]>>();
   private readonly conn = new Map<string, Labelled<ConnAtom>[]>();
   /** Prefix lengths present in `conn` cidr buckets, per class and IP version. */
   private readonly prefixLengths = new Map<string, Set<number>>();
@@ -53,27 +57,39 @@ export class AtomIndex {
     else if (list.length < BUCKET_DEPTH) list.push(entry);
   }
 
-  /** `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path. */
-  private readonly endpoints = new Map<string, string>();
-  private readonly roots = new Map<string, string>();
+  private static putUrl<A>(map: UrlMap<A>, url: ParsedUrl, entry: Labelled<A>): void {
+    let paths = map.get(url.origin);
+    if (!paths) map.set(url.origin, (paths = new Map()));
+    AtomIndex.put(paths, url.path, entry);
+  }
 
-  add(label: string, atom: Atom): void {
+  /** `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path. */
+  private readonly endpoints = new Map<string, Coverer>();
+  private readonly roots = new Map<string, Coverer>();
+
+  /**
+   * Indexes an atom of the rule `label`; `order` ranks rules (earlier first). The rank travels with
+   * the entry, so finding the earliest cover needs no label-to-rank map.
+   */
+  add(label: string, order: number, atom: Atom): void {
     if (atom.t === 'http' || atom.t === 'oci' || atom.t === 'git-https') {
       const key = `${atom.url.host}|${atom.url.port}`;
-      if (!this.endpoints.has(key)) this.endpoints.set(key, label);
-      if (atom.t === 'http' && atom.url.scheme === 'https' && atom.url.path === '/' && !this.roots.has(key)) this.roots.set(key, label);
+      if (!this.endpoints.has(key)) this.endpoints.set(key, { label, order });
+      if (atom.t === 'http' && atom.url.scheme === 'https' && atom.url.path === '/' && !this.roots.has(key)) this.roots.set(key, { label, order });
     }
     switch (atom.t) {
-      case 'http': AtomIndex.put(this.http, urlKey(atom.url), { label, atom }); break;
-      case 'oci': AtomIndex.put(this.oci, urlKey(atom.url), { label, atom }); break;
-      case 'git-https': AtomIndex.put(this.git, urlKey(atom.url), { label, atom }); break;
-      case 'git-ssh': AtomIndex.put(this.ssh, `${atom.port}|${atom.host}`, { label, atom }); break;
+      case 'http': AtomIndex.putUrl(this.http, atom.url, { label, order, atom }); break;
+      case 'oci': AtomIndex.putUrl(this.oci, atom.url, { label, order, atom }); break;
+      case 'git-https': AtomIndex.putUrl(this.git, atom.url, { label, order, atom }); break;
+      case 'git-ssh': AtomIndex.put(this.ssh, `${atom.port}|${atom.host}`, { label, order, atom }); break;
       case 'conn':
         if (atom.hosts) {
-          for (const h of new Set(atom.hosts)) AtomIndex.put(this.conn, `h:${atom.kind}:${h}`, { label, atom });
+          let hosts = this.connHosts.get(atom.kind);
+          if (!hosts) this.connHosts.set(atom.kind, (hosts = new Map()));
+          for (const h of new Set(atom.hosts)) AtomIndex.put(hosts, h, { label, order, atom });
         } else {
           for (const c of atom.cidrs ?? []) {
-            AtomIndex.put(this.conn, `c:${atom.kind}:${networkKey(c, c.prefix)}`, { label, atom });
+            AtomIndex.put(this.conn, `c:${atom.kind}:${networkKey(c, c.prefix)}`, { label, order, atom });
             const lk = `${atom.kind}:${c.version}`;
             let set = this.prefixLengths.get(lk);
             if (!set) this.prefixLengths.set(lk, (set = new Set()));
@@ -84,10 +100,11 @@ export class AtomIndex {
     }
   }
 
-  private byPrefix<A>(map: Map<string, Labelled<A>[]>, url: ParsedUrl, ok: (a: A, exact: boolean) => boolean): string | undefined {
-    const origin = `${url.scheme}://${url.host}:${url.port}`;
+  private byPrefix<A>(map: UrlMap<A>, url: ParsedUrl, ok: (a: A, exact: boolean) => boolean): Coverer | undefined {
+    const paths = map.get(url.origin);
+    if (!paths) return undefined;
     for (const path of coveringPaths(url.path)) {
-      for (const e of map.get(origin + path) ?? []) if (ok(e.atom, path === url.path)) return e.label;
+      for (const e of paths.get(path) ?? []) if (ok(e.atom, path === url.path)) return e;
     }
     return undefined;
   }
@@ -97,13 +114,13 @@ export class AtomIndex {
    * connections (implied by any source URL with that host and port) and, when the rule may match
    * requests, every `https` request to that host and port (an HTTP-kind source URL with the root path).
    */
-  findEndpoint(piece: TlsPiece): string | undefined {
+  findEndpoint(piece: TlsPiece): Coverer | undefined {
     const key = `${piece.host}|${piece.port}`;
     return piece.requests ? this.roots.get(key) : this.endpoints.get(key);
   }
 
-  /** The label of an indexed atom covering `b`, if any. */
-  find(b: Atom): string | undefined {
+  /** The rule of an indexed atom covering `b`, if any. */
+  find(b: Atom): Coverer | undefined {
     switch (b.t) {
       case 'http':
         // Every HTTP-kind source permits every request under its URLs (D4), whatever its kind; an apt source
@@ -120,7 +137,7 @@ export class AtomIndex {
         for (const key of coveringHostKeys(b.host)) {
           for (const e of this.ssh.get(`${b.port}|${key}`) ?? []) {
             const a = e.atom;
-            if (hostCovers(a.host, b.host) && (a.user === undefined || a.user === b.user) && patternsCover(a.patterns, b.patterns)) return e.label;
+            if (hostCovers(a.host, b.host) && (a.user === undefined || a.user === b.user) && patternsCover(a.patterns, b.patterns)) return e;
           }
         }
         return undefined;
@@ -129,21 +146,21 @@ export class AtomIndex {
     }
   }
 
-  private exact<A>(map: Map<string, Labelled<A>[]>, url: ParsedUrl, ok: (a: A) => boolean): string | undefined {
-    for (const e of map.get(urlKey(url)) ?? []) if (ok(e.atom)) return e.label;
+  private exact<A>(map: UrlMap<A>, url: ParsedUrl, ok: (a: A) => boolean): Coverer | undefined {
+    for (const e of map.get(url.origin)?.get(url.path) ?? []) if (ok(e.atom)) return e;
     return undefined;
   }
 
-  private findConn(b: ConnAtom): string | undefined {
-    let best: string | undefined;
+  private findConn(b: ConnAtom): Coverer | undefined {
+    let best: Coverer | undefined;
     let bestOrder = Infinity;
     const consider = (list: Labelled<ConnAtom>[] | undefined) => {
       for (const e of list ?? []) {
-        const order = this.order.get(e.label) ?? 0;
-        if (order < bestOrder && connCovers(e.atom, b)) { best = e.label; bestOrder = order; }
+        if (e.order < bestOrder && connCovers(e.atom, b)) { best = e; bestOrder = e.order; }
       }
     };
-    if (b.hosts) for (const key of coveringHostKeys(b.hosts[0])) consider(this.conn.get(`h:${b.kind}:${key}`));
+    const hosts = b.hosts && this.connHosts.get(b.kind);
+    if (hosts) for (const key of coveringHostKeys(b.hosts![0])) consider(hosts.get(key));
     if (b.cidrs) {
       const first = b.cidrs[0];
       const classes: ConnClass[] = b.kind === 'tls' ? ['tls', 'tcp'] : [b.kind];
@@ -156,7 +173,4 @@ export class AtomIndex {
     }
     return best;
   }
-
-  /** Order of labels (to name the earliest covering rule when several buckets hold candidates). */
-  readonly order = new Map<string, number>();
 }

@@ -13,9 +13,9 @@ import type { LintContext } from './types';
 import { AtomIndex } from './atom-index';
 import type { TlsPiece } from './atom-index';
 import { connectionAtoms, sourceAtoms } from './rule-atoms';
-import type { Atom } from './rule-atoms';
+import type { Atom, Coverer } from './rule-atoms';
 import { isObject, viewOf } from './walk';
-import { canonicalJson } from '../json/canonical';
+import { jsonEquivalent, jsonHash } from '../json/canonical';
 import type { JsonObject } from './walk';
 
 export interface Coverage {
@@ -53,9 +53,9 @@ function presetIndex(names: string[], catalog: PresetCatalog): AtomIndex {
     const entry = catalog.byName.get(name);
     if (!entry || entry.opaque || !entry.known) continue;
     const label = `preset:${name}`;
-    index.order.set(label, order++);
-    for (const s of entry.known.sources ?? []) for (const atom of sourceAtoms(s) ?? []) index.add(label, atom);
-    for (const c of entry.known.connections ?? []) for (const atom of connectionAtoms(c) ?? []) index.add(label, atom);
+    const rank = order++;
+    for (const s of entry.known.sources ?? []) for (const atom of sourceAtoms(s) ?? []) index.add(label, rank, atom);
+    for (const c of entry.known.connections ?? []) for (const atom of connectionAtoms(c) ?? []) index.add(label, rank, atom);
   }
   return index;
 }
@@ -78,20 +78,23 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
     [view.connections, connectionAtoms],
   ];
   for (const [entries, atomsOf] of groups) {
-    const seen = new Map<string, string>();
+    // Earlier distinct entries by hash: equal canonical JSON (key order ignored) is a duplicate.
+    const seen = new Map<number, Array<{ raw: JsonObject; pointer: string }>>();
     for (const { pointer, kind, raw } of entries) {
-      const key = canonicalJson(raw);
-      const earlier = seen.get(key);
+      const hash = jsonHash(raw);
+      const bucket = seen.get(hash);
+      const earlier = bucket?.find((e) => jsonEquivalent(e.raw, raw));
       if (earlier !== undefined) {
-        analysis.duplicates.push({ pointer, kind, earlier });
+        analysis.duplicates.push({ pointer, kind, earlier: earlier.pointer });
         continue;
       }
-      seen.set(key, pointer);
+      if (bucket) bucket.push({ raw, pointer });
+      else seen.set(hash, [{ raw, pointer }]);
       const atoms = atomsOf(raw);
       if (!atoms || atoms.length === 0) continue;
       const byPresets = atoms.map((a) => presets.find(a));
       if (atomsOf === sourceAtoms && byPresets.every((p) => p !== undefined)) {
-        analysis.redundant.push({ pointer, kind, rules: [], presets: unique(byPresets as string[]).map((l) => l.slice('preset:'.length)) });
+        analysis.redundant.push({ pointer, kind, rules: [], presets: uniqueLabels(byPresets as Coverer[]).map((c) => c.label.slice('preset:'.length)) });
       } else {
         let coverers = atoms.map((a, j) => policy.find(a) ?? byPresets[j]);
         if (coverers.some((c) => c === undefined)) {
@@ -99,14 +102,14 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
           if (pieces) coverers = pieces.map((p) => policy.findEndpoint(p) ?? presets.findEndpoint(p));
         }
         if (coverers.every((c) => c !== undefined)) {
-          const labels = unique(coverers as string[]);
-          const rules = labels.filter((l) => !l.startsWith('preset:'));
-          const named = labels.filter((l) => l.startsWith('preset:')).map((l) => l.slice('preset:'.length));
-          analysis.shadowed.push({ pointer, kind, rules: rules.sort((x, y) => policy.order.get(x)! - policy.order.get(y)!), presets: named });
+          const labels = uniqueLabels(coverers as Coverer[]);
+          const rules = labels.filter((c) => !c.label.startsWith('preset:')).sort((x, y) => x.order - y.order).map((c) => c.label);
+          const named = labels.filter((c) => c.label.startsWith('preset:')).map((c) => c.label.slice('preset:'.length));
+          analysis.shadowed.push({ pointer, kind, rules, presets: named });
         }
       }
-      policy.order.set(pointer, order++);
-      for (const atom of atoms) policy.add(pointer, atom);
+      const rank = order++;
+      for (const atom of atoms) policy.add(pointer, rank, atom);
     }
   }
   cache.set(context, analysis);
@@ -125,6 +128,8 @@ function tlsPieces(atoms: Atom[]): TlsPiece[] | undefined {
   return atom.hosts.flatMap((host) => atom.ports!.map((port) => ({ host, port, requests })));
 }
 
-function unique<T>(items: T[]): T[] {
-  return [...new Set(items)];
+/** The first coverer of each label, in order of appearance. */
+function uniqueLabels(items: Coverer[]): Coverer[] {
+  const seen = new Set<string>();
+  return items.filter((c) => !seen.has(c.label) && seen.add(c.label));
 }

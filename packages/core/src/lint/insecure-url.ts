@@ -8,7 +8,8 @@ export const insecureUrl: LintRule = {
   check(context) {
     const findings: LintFinding[] = [];
     for (const ref of sourceUrls(viewOf(context))) {
-      if (parseUrl(ref.url)?.scheme !== 'http') continue;
+      // Only an http:// text can parse with scheme http: the others need not be parsed.
+      if (!ref.url.startsWith('http://') || !parseUrl(ref.url)) continue;
       const secure = `https://${ref.url.slice('http://'.length)}`;
       findings.push({
         code: 'insecure-url',

@@ -27,7 +27,9 @@ export interface ConnAtom {
 }
 export type Atom = HttpAtom | OciAtom | GitHttpsAtom | GitSshAtom | ConnAtom;
 
-export interface Labelled<A> { label: string; atom: A }
+/** What covers an atom: a rule pointer or `preset:<name>`, and its rank (earliest first). */
+export interface Coverer { label: string; order: number }
+export interface Labelled<A> extends Coverer { atom: A }
 // ---------------------------------------------------------------------------------------------
 // Strict shapes: only rules whose meaning is certain become atoms.
 

@@ -23,7 +23,10 @@ export function escapeToken(token: string | number): string {
 }
 
 export function pointerOf(...tokens: Array<string | number>): string {
-  return tokens.map((t) => `/${escapeToken(t)}`).join('');
+  // A loop, not map/join: pointers are built for every rule, URL and CIDR of the policy.
+  let out = '';
+  for (let i = 0; i < tokens.length; i++) out += `/${escapeToken(tokens[i])}`;
+  return out;
 }
 
 /** The string items of an array member (with their indexes); [] when the member is not an array. */
@@ -116,6 +119,8 @@ export interface ParsedUrl {
   port: number;
   /** Path, `/` when absent. */
   path: string;
+  /** `scheme://host:port`: the first key of the coverage index (built once per URL). */
+  origin: string;
 }
 
 export function parseUrl(text: unknown): ParsedUrl | undefined {
@@ -129,8 +134,8 @@ export function parseUrl(text: unknown): ParsedUrl | undefined {
   const authority = slash < 0 ? rest : rest.slice(0, slash);
   const path = slash < 0 ? '/' : rest.slice(slash);
   if (authority.length === 0) return undefined;
-  for (const c of authority) if (c === '?' || c === '#' || c === '@') return undefined;
-  for (const c of path) if (c === '?' || c === '#') return undefined;
+  if (authority.includes('?') || authority.includes('#') || authority.includes('@')) return undefined;
+  if (path.includes('?') || path.includes('#')) return undefined;
   let host = authority;
   let port = scheme === 'https' ? 443 : 80;
   const colon = authority.lastIndexOf(':');
@@ -141,7 +146,8 @@ export function parseUrl(text: unknown): ParsedUrl | undefined {
       host = authority.slice(0, colon);
     }
   }
-  return { scheme, host: host.toLowerCase(), port, path };
+  host = host.toLowerCase();
+  return { scheme, host, port, path, origin: `${scheme}://${host}:${port}` };
 }
 
 /** A URL-valued member of a source, with its pointer. */
