@@ -26,13 +26,62 @@ function coveringPaths(path: string): string[] {
   return out;
 }
 
-/** Bucket key of the network of the first `length` bits of a prefix (no text formatting). */
-function networkKey(cidr: ParsedCidr, length: number): string {
-  let key = `${cidr.version}/${length}/`;
+/**
+ * Bucket key of the network of the first `length` bits of a prefix: a number for IPv4 (length and
+ * masked address, no text to build and hash), text for IPv6. The two never collide.
+ */
+function networkKey(cidr: ParsedCidr, length: number): number | string {
+  const b = cidr.bytes;
+  if (cidr.version === 4) {
+    const mask = length === 0 ? 0 : (0xffffffff << (32 - length)) >>> 0;
+    return length * 0x100000000 + ((((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) & mask) >>> 0);
+  }
+  let key = `${length}/`;
   let bits = length;
-  for (let i = 0; bits > 0; i++, bits -= 8) key += `${cidr.bytes[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff)}.`;
+  for (let i = 0; bits > 0; i++, bits -= 8) key += `${b[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff)}.`;
   return key;
 }
+
+function put<K, A>(map: Map<K, Labelled<A>[]>, key: K, entry: Labelled<A>): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [entry]);
+  else if (list.length < BUCKET_DEPTH) list.push(entry);
+}
+
+/** Atoms by host pattern (lower case), found from a host by the host itself and its parent wildcards. */
+class HostBuckets<A> {
+  private readonly map = new Map<string, Labelled<A>[]>();
+  /** Whether any `*.` pattern is indexed: without one, parent wildcards need not be built and looked up. */
+  private wildcards = false;
+
+  put(host: string, entry: Labelled<A>): void {
+    if (host.startsWith('*.')) this.wildcards = true;
+    put(this.map, host, entry);
+  }
+
+  /** The buckets of the patterns that could cover `b`, in the order of `coveringHostKeys`. */
+  candidates(b: string): Labelled<A>[][] {
+    const out: Labelled<A>[][] = [];
+    if (!this.wildcards) {
+      const own = this.map.get(b);
+      if (own) out.push(own);
+      return out;
+    }
+    for (const key of coveringHostKeys(b)) {
+      const list = this.map.get(key);
+      if (list) out.push(list);
+    }
+    return out;
+  }
+}
+
+/** CIDR atoms of one class by network, with the prefix lengths present per IP version. */
+interface CidrBuckets {
+  map: Map<number | string, Labelled<ConnAtom>[]>;
+  lengths: { 4: Set<number>; 6: Set<number> };
+}
+
+const TLS_CLASSES: ConnClass[] = ['tls', 'tcp'];
 
 /**
  * URL atoms by origin, then by path: most origins of a policy appear once, so a lookup usually ends
@@ -44,23 +93,15 @@ export class AtomIndex {
   private readonly http: UrlMap<HttpAtom> = new Map();
   private readonly oci: UrlMap<OciAtom> = new Map();
   private readonly git: UrlMap<GitHttpsAtom> = new Map();
-  private readonly ssh = new Map<string, Labelled<GitSshAtom>[]>();
-  /** Host-pattern atoms by class, then by pattern (the pattern text itself is the key: no key building). */
-  private readonly connHosts = new Map<ConnClass, Map<string, Labelled<ConnAtom>[]>>();
-  private readonly conn = new Map<string, Labelled<ConnAtom>[]>();
-  /** Prefix lengths present in `conn` cidr buckets, per class and IP version. */
-  private readonly prefixLengths = new Map<string, Set<number>>();
-
-  private static put<A>(map: Map<string, Labelled<A>[]>, key: string, entry: Labelled<A>): void {
-    const list = map.get(key);
-    if (!list) map.set(key, [entry]);
-    else if (list.length < BUCKET_DEPTH) list.push(entry);
-  }
+  /** Nested maps (port, class) rather than composite keys: no key text to build per lookup. */
+  private readonly ssh = new Map<number, HostBuckets<GitSshAtom>>();
+  private readonly connHosts = new Map<ConnClass, HostBuckets<ConnAtom>>();
+  private readonly connCidrs = new Map<ConnClass, CidrBuckets>();
 
   private static putUrl<A>(map: UrlMap<A>, url: ParsedUrl, entry: Labelled<A>): void {
     let paths = map.get(url.origin);
     if (!paths) map.set(url.origin, (paths = new Map()));
-    AtomIndex.put(paths, url.path, entry);
+    put(paths, url.path, entry);
   }
 
   /** `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path. */
@@ -81,19 +122,26 @@ export class AtomIndex {
       case 'http': AtomIndex.putUrl(this.http, atom.url, { label, order, atom }); break;
       case 'oci': AtomIndex.putUrl(this.oci, atom.url, { label, order, atom }); break;
       case 'git-https': AtomIndex.putUrl(this.git, atom.url, { label, order, atom }); break;
-      case 'git-ssh': AtomIndex.put(this.ssh, `${atom.port}|${atom.host}`, { label, order, atom }); break;
+      case 'git-ssh': {
+        let hosts = this.ssh.get(atom.port);
+        if (!hosts) this.ssh.set(atom.port, (hosts = new HostBuckets()));
+        hosts.put(atom.host, { label, order, atom });
+        break;
+      }
       case 'conn':
         if (atom.hosts) {
           let hosts = this.connHosts.get(atom.kind);
-          if (!hosts) this.connHosts.set(atom.kind, (hosts = new Map()));
-          for (const h of new Set(atom.hosts)) AtomIndex.put(hosts, h, { label, order, atom });
-        } else {
-          for (const c of atom.cidrs ?? []) {
-            AtomIndex.put(this.conn, `c:${atom.kind}:${networkKey(c, c.prefix)}`, { label, order, atom });
-            const lk = `${atom.kind}:${c.version}`;
-            let set = this.prefixLengths.get(lk);
-            if (!set) this.prefixLengths.set(lk, (set = new Set()));
-            set.add(c.prefix);
+          if (!hosts) this.connHosts.set(atom.kind, (hosts = new HostBuckets()));
+          const entry = { label, order, atom };
+          if (atom.hosts.length === 1) hosts.put(atom.hosts[0], entry);
+          else for (const h of new Set(atom.hosts)) hosts.put(h, entry);
+        } else if (atom.cidrs) {
+          let cidrs = this.connCidrs.get(atom.kind);
+          if (!cidrs) this.connCidrs.set(atom.kind, (cidrs = { map: new Map(), lengths: { 4: new Set(), 6: new Set() } }));
+          const entry = { label, order, atom };
+          for (const c of atom.cidrs) {
+            put(cidrs.map, networkKey(c, c.prefix), entry);
+            cidrs.lengths[c.version].add(c.prefix);
           }
         }
         break;
@@ -134,8 +182,8 @@ export class AtomIndex {
           // The repository path is what follows the base URL: only an equal base (or any repository) compares.
           ?? this.byPrefix(this.git, b.url, (a, exact) => a.patterns === undefined || (exact && patternsCover(a.patterns, b.patterns)));
       case 'git-ssh':
-        for (const key of coveringHostKeys(b.host)) {
-          for (const e of this.ssh.get(`${b.port}|${key}`) ?? []) {
+        for (const list of this.ssh.get(b.port)?.candidates(b.host) ?? []) {
+          for (const e of list) {
             const a = e.atom;
             if (hostCovers(a.host, b.host) && (a.user === undefined || a.user === b.user) && patternsCover(a.patterns, b.patterns)) return e;
           }
@@ -152,22 +200,22 @@ export class AtomIndex {
   }
 
   private findConn(b: ConnAtom): Coverer | undefined {
-    let best: Coverer | undefined;
-    let bestOrder = Infinity;
-    const consider = (list: Labelled<ConnAtom>[] | undefined) => {
-      for (const e of list ?? []) {
-        if (e.order < bestOrder && connCovers(e.atom, b)) { best = e; bestOrder = e.order; }
-      }
-    };
+    // Every candidate is compared: the earliest covering rule is named, whichever bucket holds it.
+    let best: Labelled<ConnAtom> | undefined;
     const hosts = b.hosts && this.connHosts.get(b.kind);
-    if (hosts) for (const key of coveringHostKeys(b.hosts![0])) consider(hosts.get(key));
+    if (hosts) {
+      for (const list of hosts.candidates(b.hosts![0])) {
+        for (const e of list) if ((!best || e.order < best.order) && connCovers(e.atom, b)) best = e;
+      }
+    }
     if (b.cidrs) {
       const first = b.cidrs[0];
-      const classes: ConnClass[] = b.kind === 'tls' ? ['tls', 'tcp'] : [b.kind];
-      for (const cls of classes) {
-        for (const len of this.prefixLengths.get(`${cls}:${first.version}`) ?? []) {
+      for (const cls of b.kind === 'tls' ? TLS_CLASSES : [b.kind]) {
+        const cidrs = this.connCidrs.get(cls);
+        if (!cidrs) continue;
+        for (const len of cidrs.lengths[first.version]) {
           if (len > first.prefix) continue;
-          consider(this.conn.get(`c:${cls}:${networkKey(first, len)}`));
+          for (const e of cidrs.map.get(networkKey(first, len)) ?? []) if ((!best || e.order < best.order) && connCovers(e.atom, b)) best = e;
         }
       }
     }

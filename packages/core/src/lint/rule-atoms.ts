@@ -237,8 +237,8 @@ export function hostCovers(a: string, b: string): boolean {
 /** The host patterns that could cover `b` (itself and the wildcards of its parent domains). */
 export function coveringHostKeys(b: string): string[] {
   const keys = [b];
-  const labels = (b.startsWith('*.') ? b.slice(2) : b).split('.');
-  for (let i = 1; i < labels.length; i++) keys.push(`*.${labels.slice(i).join('.')}`);
+  // `*` + the rest from each dot after the first label: `*.b.c`, `*.c` for `a.b.c` (or `*.a.b.c`).
+  for (let dot = b.indexOf('.', b.startsWith('*.') ? 2 : 0); dot >= 0; dot = b.indexOf('.', dot + 1)) keys.push(`*${b.slice(dot)}`);
   return keys;
 }
 
