@@ -105,8 +105,15 @@ export class AtomIndex {
   }
 
   /** `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path. */
-  private readonly endpoints = new Map<string, Coverer>();
-  private readonly roots = new Map<string, Coverer>();
+  private readonly endpoints = new Map<number, Map<string, Coverer>>();
+  private readonly roots = new Map<number, Map<string, Coverer>>();
+
+  /** Keeps the first coverer of a host and port (maps by port, then host: no key text per URL). */
+  private static putFirst(map: Map<number, Map<string, Coverer>>, host: string, port: number, coverer: Coverer): void {
+    let hosts = map.get(port);
+    if (!hosts) map.set(port, (hosts = new Map()));
+    if (!hosts.has(host)) hosts.set(host, coverer);
+  }
 
   /**
    * Indexes an atom of the rule `label`; `order` ranks rules (earlier first). The rank travels with
@@ -114,9 +121,10 @@ export class AtomIndex {
    */
   add(label: string, order: number, atom: Atom): void {
     if (atom.t === 'http' || atom.t === 'oci' || atom.t === 'git-https') {
-      const key = `${atom.url.host}|${atom.url.port}`;
-      if (!this.endpoints.has(key)) this.endpoints.set(key, { label, order });
-      if (atom.t === 'http' && atom.url.scheme === 'https' && atom.url.path === '/' && !this.roots.has(key)) this.roots.set(key, { label, order });
+      const { host, port, scheme, path } = atom.url;
+      const coverer = { label, order };
+      AtomIndex.putFirst(this.endpoints, host, port, coverer);
+      if (atom.t === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, coverer);
     }
     switch (atom.t) {
       case 'http': AtomIndex.putUrl(this.http, atom.url, { label, order, atom }); break;
@@ -163,8 +171,7 @@ export class AtomIndex {
    * requests, every `https` request to that host and port (an HTTP-kind source URL with the root path).
    */
   findEndpoint(piece: TlsPiece): Coverer | undefined {
-    const key = `${piece.host}|${piece.port}`;
-    return piece.requests ? this.roots.get(key) : this.endpoints.get(key);
+    return (piece.requests ? this.roots : this.endpoints).get(piece.port)?.get(piece.host);
   }
 
   /** The rule of an indexed atom covering `b`, if any. */

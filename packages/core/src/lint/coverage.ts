@@ -62,6 +62,8 @@ function presetIndex(names: string[], catalog: PresetCatalog): AtomIndex {
 
 const cache = new WeakMap<object, CoverageAnalysis>();
 
+interface Entry { pointer: string; kind: string; raw: JsonObject }
+
 /** The analysis of one lint context (cached: three rules ask for it). */
 export function analyseCoverage(context: LintContext): CoverageAnalysis {
   const cached = cache.get(context);
@@ -73,23 +75,28 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
   const policy = new AtomIndex();
   let order = 0;
   // Only entries with one recognised kind whose value is an object take part (schema errors cover the rest).
-  const groups: Array<[Array<{ pointer: string; kind: string; raw: JsonObject }>, (item: unknown) => Atom[] | undefined]> = [
+  const groups: Array<[Entry[], (item: unknown) => Atom[] | undefined]> = [
     [view.sources, sourceAtoms],
     [view.connections, connectionAtoms],
   ];
   for (const [entries, atomsOf] of groups) {
-    // Earlier distinct entries by hash: equal canonical JSON (key order ignored) is a duplicate.
-    const seen = new Map<number, Array<{ raw: JsonObject; pointer: string }>>();
-    for (const { pointer, kind, raw } of entries) {
+    // Earlier distinct entries by hash (an array only once two share a hash): equal canonical JSON
+    // (key order ignored) is a duplicate.
+    const seen = new Map<number, Entry | Entry[]>();
+    for (const entry of entries) {
+      const { pointer, kind, raw } = entry;
       const hash = jsonHash(raw);
       const bucket = seen.get(hash);
-      const earlier = bucket?.find((e) => jsonEquivalent(e.raw, raw));
+      const earlier = bucket === undefined ? undefined
+        : Array.isArray(bucket) ? bucket.find((e) => jsonEquivalent(e.raw, raw))
+        : jsonEquivalent(bucket.raw, raw) ? bucket : undefined;
       if (earlier !== undefined) {
         analysis.duplicates.push({ pointer, kind, earlier: earlier.pointer });
         continue;
       }
-      if (bucket) bucket.push({ raw, pointer });
-      else seen.set(hash, [{ raw, pointer }]);
+      if (bucket === undefined) seen.set(hash, entry);
+      else if (Array.isArray(bucket)) bucket.push(entry);
+      else seen.set(hash, [bucket, entry]);
       const atoms = atomsOf(raw);
       if (!atoms || atoms.length === 0) continue;
       const byPresets = atoms.map((a) => presets.find(a));

@@ -181,7 +181,8 @@ export function sourceUrls(view: PolicyView): UrlRef[] {
   return out;
 }
 
-const cidrMemo = new Map<string, ParsedCidr | null>();
+/** By field format (any IP, IPv4 only), then text: no key text to build per lookup. */
+const cidrMemo = { any: new Map<string, ParsedCidr | null>(), v4: new Map<string, ParsedCidr | null>() };
 
 /**
  * A CIDR in the format of its field (`ipv4-or-prefix` when `ipv4Only`, else `ip-or-prefix`), parsed;
@@ -189,12 +190,12 @@ const cidrMemo = new Map<string, ParsedCidr | null>();
  * The result is shared: never mutate it.
  */
 export function cidrOf(text: string, ipv4Only: boolean): ParsedCidr | undefined {
-  const key = ipv4Only ? `4${text}` : `6${text}`;
-  let cidr = cidrMemo.get(key);
+  const memo = ipv4Only ? cidrMemo.v4 : cidrMemo.any;
+  let cidr = memo.get(text);
   if (cidr === undefined) {
     cidr = (ipv4Only ? isIpv4OrPrefix(text) : isIpOrPrefix(text)) ? parseCidr(text) ?? null : null;
-    if (cidrMemo.size >= 50000) cidrMemo.clear();
-    cidrMemo.set(key, cidr);
+    if (memo.size >= 25000) memo.clear();
+    memo.set(text, cidr);
   }
   return cidr ?? undefined;
 }
