@@ -209,20 +209,36 @@ function repositoryPatternCovers(a: RepoPattern, b: RepoPattern): boolean {
   return prefix !== undefined && b.segments.length >= prefix.length && prefix.every((s, i) => b.segments[i] === s);
 }
 
+/**
+ * The repository patterns of a source, prepared on first comparison: most sources are never compared
+ * (no earlier rule shares their URL or host), so preparing every pattern up front was wasted garbage.
+ */
+class RepositoryPatterns {
+  private prepared?: RepoPattern[];
+  constructor(private readonly texts: string[]) {}
+
+  get list(): RepoPattern[] {
+    return (this.prepared ??= this.texts.map(prepare));
+  }
+}
+
 /** Repository patterns of a source; undefined = any repository. */
-export type Repos = RepoPattern[] | undefined;
+export type Repos = RepositoryPatterns | undefined;
+
+/** Only `**` segments (the `everything` of `prepare`), tested without splitting. */
+const EVERY_REPOSITORY = /^\*\*(?:\/\*\*)*$/;
 
 export function preparePatterns(patterns: string[] | undefined): Repos {
   if (patterns === undefined) return undefined;
-  const prepared = patterns.map(prepare);
-  return prepared.some((p) => p.everything) ? undefined : prepared;
+  return patterns.some((p) => EVERY_REPOSITORY.test(p)) ? undefined : new RepositoryPatterns(patterns);
 }
 
 /** `a` (undefined = any repository) covers `b`. */
 export function patternsCover(a: Repos, b: Repos): boolean {
   if (a === undefined) return true;
   if (b === undefined) return false;
-  return b.every((p) => a.some((q) => repositoryPatternCovers(q, p)));
+  const covering = a.list;
+  return b.list.every((p) => covering.some((q) => repositoryPatternCovers(q, p)));
 }
 
 /** Host pattern `a` matches every host `b` matches (both lower case). */

@@ -100,12 +100,12 @@ function walk(value: unknown): PolicyView {
   const sources: SourceEntry[] = [];
   for (let i = 0; i < sourceItems.length; i++) {
     const e = entryOf(sourceItems[i], sourceKinds);
-    if (e) sources.push({ index: i, pointer: pointerOf('sources', i), kind: e.kind as SourceKind, body: e.body, raw: e.raw });
+    if (e) sources.push({ index: i, pointer: `/sources/${i}`, kind: e.kind as SourceKind, body: e.body, raw: e.raw });
   }
   const connections: ConnectionEntry[] = [];
   for (let i = 0; i < connectionItems.length; i++) {
     const e = entryOf(connectionItems[i], connectionKinds);
-    if (e) connections.push({ index: i, pointer: pointerOf('connections', i), kind: e.kind as ConnectionKind, body: e.body, raw: e.raw });
+    if (e) connections.push({ index: i, pointer: `/connections/${i}`, kind: e.kind as ConnectionKind, body: e.body, raw: e.raw });
   }
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
@@ -150,11 +150,27 @@ export function parseUrl(text: unknown): ParsedUrl | undefined {
   return { scheme, host, port, path, origin: `${scheme}://${host}:${port}` };
 }
 
+/**
+ * A value inside a source or connection: `<entry>/<kind>/<member>[/<item>][/<leaf>]`. The pointer text
+ * is built when read, since few values get a finding (building 10,000s of them up front cost GC time).
+ */
+abstract class MemberRef {
+  constructor(private readonly entry: { pointer: string; kind: string }, private readonly member: string, private readonly item = -1, private readonly leaf?: string) {}
+
+  get pointer(): string {
+    // Kinds and member names are fixed words: no RFC 6901 escaping needed.
+    let pointer = `${this.entry.pointer}/${this.entry.kind}/${this.member}`;
+    if (this.item >= 0) pointer += `/${this.item}`;
+    if (this.leaf !== undefined) pointer += `/${this.leaf}`;
+    return pointer;
+  }
+}
+
 /** A URL-valued member of a source, with its pointer. */
-export interface UrlRef {
-  pointer: string;
-  url: string;
-  source: SourceEntry;
+export class UrlRef extends MemberRef {
+  constructor(readonly source: SourceEntry, readonly url: string, member: string, item?: number, leaf?: string) {
+    super(source, member, item, leaf);
+  }
 }
 
 /** Every URL string of every source: `urls` items, cargo `indexUrl`/`downloadUrl`, git `https[].baseUrl`. */
@@ -162,20 +178,22 @@ export function sourceUrls(view: PolicyView): UrlRef[] {
   if (view.memo.urls) return view.memo.urls;
   const out: UrlRef[] = (view.memo.urls = []);
   for (const source of view.sources) {
-    const { body, kind, index } = source;
+    const { body, kind } = source;
     if (kind === 'cargo') {
       for (const member of ['indexUrl', 'downloadUrl']) {
         const v = body[member];
-        if (typeof v === 'string') out.push({ pointer: pointerOf('sources', index, kind, member), url: v, source });
+        if (typeof v === 'string') out.push(new UrlRef(source, v, member));
       }
     } else if (kind === 'git') {
       if (Array.isArray(body.https)) {
         body.https.forEach((t, j) => {
-          if (isObject(t) && typeof t.baseUrl === 'string') out.push({ pointer: pointerOf('sources', index, kind, 'https', j, 'baseUrl'), url: t.baseUrl, source });
+          if (isObject(t) && typeof t.baseUrl === 'string') out.push(new UrlRef(source, t.baseUrl, 'https', j, 'baseUrl'));
         });
       }
     } else {
-      for (const { index: j, value } of stringItems(body.urls)) out.push({ pointer: pointerOf('sources', index, kind, 'urls', j), url: value, source });
+      const urls = body.urls;
+      if (!Array.isArray(urls)) continue;
+      for (let j = 0; j < urls.length; j++) if (typeof urls[j] === 'string') out.push(new UrlRef(source, urls[j], 'urls', j));
     }
   }
   return out;
@@ -200,11 +218,10 @@ export function cidrOf(text: string, ipv4Only: boolean): ParsedCidr | undefined 
   return cidr ?? undefined;
 }
 
-export interface CidrRef {
-  pointer: string;
-  text: string;
-  cidr: ParsedCidr;
-  connection: ConnectionEntry;
+export class CidrRef extends MemberRef {
+  constructor(readonly connection: ConnectionEntry, readonly text: string, readonly cidr: ParsedCidr, item: number) {
+    super(connection, 'cidrs', item);
+  }
 }
 
 /** Every well-formed CIDR of every connection (tls, tcp: ip-or-prefix; udp, icmp: ipv4-or-prefix). */
@@ -213,17 +230,20 @@ export function connectionCidrs(view: PolicyView): CidrRef[] {
   const out: CidrRef[] = (view.memo.cidrs = []);
   for (const connection of view.connections) {
     const ipv4Only = connection.kind === 'udp' || connection.kind === 'icmp';
-    for (const { index: j, value } of stringItems(connection.body.cidrs)) {
-      const cidr = cidrOf(value, ipv4Only);
-      if (cidr) out.push({ pointer: pointerOf('connections', connection.index, connection.kind, 'cidrs', j), text: value, cidr, connection });
+    const cidrs = connection.body.cidrs;
+    if (!Array.isArray(cidrs)) continue;
+    for (let j = 0; j < cidrs.length; j++) {
+      const cidr = typeof cidrs[j] === 'string' ? cidrOf(cidrs[j], ipv4Only) : undefined;
+      if (cidr) out.push(new CidrRef(connection, cidrs[j], cidr, j));
     }
   }
   return out;
 }
 
-export interface HostPatternRef {
-  pointer: string;
-  pattern: string;
+export class HostPatternRef extends MemberRef {
+  constructor(entry: { pointer: string; kind: string }, readonly pattern: string, member: string, item: number, leaf?: string) {
+    super(entry, member, item, leaf);
+  }
 }
 
 /** Every schema-valid host pattern: tls `serverNamePatterns`, tcp `hostPatterns`, git `ssh[].host`. */
@@ -233,14 +253,16 @@ export function hostPatterns(view: PolicyView): HostPatternRef[] {
   for (const c of view.connections) {
     const member = c.kind === 'tls' ? 'serverNamePatterns' : c.kind === 'tcp' ? 'hostPatterns' : undefined;
     if (!member) continue;
-    for (const { index: j, value } of stringItems(c.body[member])) {
-      if (isHostPattern(value)) out.push({ pointer: pointerOf('connections', c.index, c.kind, member, j), pattern: value });
+    const patterns = c.body[member];
+    if (!Array.isArray(patterns)) continue;
+    for (let j = 0; j < patterns.length; j++) {
+      if (typeof patterns[j] === 'string' && isHostPattern(patterns[j])) out.push(new HostPatternRef(c, patterns[j], member, j));
     }
   }
   for (const s of view.sources) {
     if (s.kind !== 'git' || !Array.isArray(s.body.ssh)) continue;
     s.body.ssh.forEach((t, j) => {
-      if (isObject(t) && typeof t.host === 'string' && isHostPattern(t.host)) out.push({ pointer: pointerOf('sources', s.index, 'git', 'ssh', j, 'host'), pattern: t.host });
+      if (isObject(t) && typeof t.host === 'string' && isHostPattern(t.host)) out.push(new HostPatternRef(s, t.host, 'ssh', j, 'host'));
     });
   }
   return out;
