@@ -83,6 +83,18 @@ interface CidrBuckets {
 
 const TLS_CLASSES: ConnClass[] = ['tls', 'tcp'];
 
+// Does URL atom `a` cover `b`? Module functions, not closures per lookup (two lookups per URL of a policy).
+
+/**
+ * Every HTTP-kind source permits every request under its URLs (D4), whatever its kind; an apt source
+ * with a purlNamespace is only replaced by one with the same namespace (it names the packages).
+ */
+const httpCovers = (a: HttpAtom, b: HttpAtom): boolean => b.purl === undefined || (a.kind === 'apt' && a.purl === b.purl);
+const anyCovers = (): boolean => true;
+const ociCovers = (a: OciAtom, b: OciAtom): boolean => subset(b.ops, a.ops) && patternsCover(a.patterns, b.patterns);
+/** The repository path is what follows the base URL: only an equal base (or any repository) compares. */
+const gitCovers = (a: GitHttpsAtom, b: GitHttpsAtom, exact: boolean): boolean => a.patterns === undefined || (exact && patternsCover(a.patterns, b.patterns));
+
 /**
  * URL atoms by origin, then by path: most origins of a policy appear once, so a lookup usually ends
  * at the origin without building the covering paths or any key text.
@@ -122,14 +134,16 @@ export class AtomIndex {
   add(label: string, order: number, atom: Atom): void {
     if (atom.t === 'http' || atom.t === 'oci' || atom.t === 'git-https') {
       const { host, port, scheme, path } = atom.url;
-      const coverer = { label, order };
-      AtomIndex.putFirst(this.endpoints, host, port, coverer);
-      if (atom.t === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, coverer);
+      // One entry serves as bucket entry and endpoint coverer.
+      const entry = { label, order, atom };
+      if (atom.t === 'http') AtomIndex.putUrl(this.http, atom.url, entry as Labelled<HttpAtom>);
+      else if (atom.t === 'oci') AtomIndex.putUrl(this.oci, atom.url, entry as Labelled<OciAtom>);
+      else AtomIndex.putUrl(this.git, atom.url, entry as Labelled<GitHttpsAtom>);
+      AtomIndex.putFirst(this.endpoints, host, port, entry);
+      if (atom.t === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, entry);
+      return;
     }
     switch (atom.t) {
-      case 'http': AtomIndex.putUrl(this.http, atom.url, { label, order, atom }); break;
-      case 'oci': AtomIndex.putUrl(this.oci, atom.url, { label, order, atom }); break;
-      case 'git-https': AtomIndex.putUrl(this.git, atom.url, { label, order, atom }); break;
       case 'git-ssh': {
         let hosts = this.ssh.get(atom.port);
         if (!hosts) this.ssh.set(atom.port, (hosts = new HostBuckets()));
@@ -156,11 +170,11 @@ export class AtomIndex {
     }
   }
 
-  private byPrefix<A>(map: UrlMap<A>, url: ParsedUrl, ok: (a: A, exact: boolean) => boolean): Coverer | undefined {
-    const paths = map.get(url.origin);
+  private byPrefix<A, B extends { url: ParsedUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B, exact: boolean) => boolean): Coverer | undefined {
+    const paths = map.get(b.url.origin);
     if (!paths) return undefined;
-    for (const path of coveringPaths(url.path)) {
-      for (const e of paths.get(path) ?? []) if (ok(e.atom, path === url.path)) return e;
+    for (const path of coveringPaths(b.url.path)) {
+      for (const e of paths.get(path) ?? []) if (ok(e.atom, b, path === b.url.path)) return e;
     }
     return undefined;
   }
@@ -177,17 +191,9 @@ export class AtomIndex {
   /** The rule of an indexed atom covering `b`, if any. */
   find(b: Atom): Coverer | undefined {
     switch (b.t) {
-      case 'http':
-        // Every HTTP-kind source permits every request under its URLs (D4), whatever its kind; an apt source
-        // with a purlNamespace is only replaced by one with the same namespace (it names the packages).
-        return this.byPrefix(this.http, b.url, (a) => b.purl === undefined || (a.kind === 'apt' && a.purl === b.purl));
-      case 'oci':
-        return this.byPrefix(this.http, b.url, () => true)
-          ?? this.exact(this.oci, b.url, (a) => subset(b.ops, a.ops) && patternsCover(a.patterns, b.patterns));
-      case 'git-https':
-        return this.byPrefix(this.http, b.url, () => true)
-          // The repository path is what follows the base URL: only an equal base (or any repository) compares.
-          ?? this.byPrefix(this.git, b.url, (a, exact) => a.patterns === undefined || (exact && patternsCover(a.patterns, b.patterns)));
+      case 'http': return this.byPrefix(this.http, b, httpCovers);
+      case 'oci': return this.byPrefix(this.http, b, anyCovers) ?? this.exact(this.oci, b, ociCovers);
+      case 'git-https': return this.byPrefix(this.http, b, anyCovers) ?? this.byPrefix(this.git, b, gitCovers);
       case 'git-ssh':
         for (const list of this.ssh.get(b.port)?.candidates(b.host) ?? []) {
           for (const e of list) {
@@ -201,8 +207,8 @@ export class AtomIndex {
     }
   }
 
-  private exact<A>(map: UrlMap<A>, url: ParsedUrl, ok: (a: A) => boolean): Coverer | undefined {
-    for (const e of map.get(url.origin)?.get(url.path) ?? []) if (ok(e.atom)) return e;
+  private exact<A, B extends { url: ParsedUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B) => boolean): Coverer | undefined {
+    for (const e of map.get(b.url.origin)?.get(b.url.path) ?? []) if (ok(e.atom, b)) return e;
     return undefined;
   }
 

@@ -8,7 +8,7 @@ import type { ParsedCidr } from '../formats/ip';
 import { isHostPattern } from '../formats/host-pattern';
 import { isRepositoryPattern, matchRepositoryPattern } from '../formats/repository-pattern';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
-import { cidrOf, isObject, parseUrl } from './walk';
+import { cidrOf, isObject, onlyKeys, parseUrl, soleKey } from './walk';
 import type { JsonObject, ParsedUrl } from './walk';
 
 export type ConnClass = 'tls' | 'tcp' | 'udp' | 'icmp';
@@ -36,10 +36,6 @@ export interface Labelled<A> extends Coverer { atom: A }
 const FAIL = Symbol('malformed');
 type Maybe<T> = T | typeof FAIL;
 
-function onlyKeys(obj: JsonObject, allowed: string[]): boolean {
-  for (const k of Object.keys(obj)) if (!allowed.includes(k)) return false;
-  return true;
-}
 
 function urlList(v: unknown): Maybe<ParsedUrl[]> {
   if (!Array.isArray(v) || v.length === 0) return FAIL;
@@ -70,9 +66,8 @@ const httpKinds = new Set<string>(HTTP_SOURCE_KINDS);
 
 export function sourceAtoms(item: unknown): Atom[] | undefined {
   if (!isObject(item)) return undefined;
-  const keys = Object.keys(item);
-  if (keys.length !== 1) return undefined;
-  const kind = keys[0];
+  const kind = soleKey(item);
+  if (kind === undefined) return undefined;
   const body = item[kind];
   if (!isObject(body)) return undefined;
   if (httpKinds.has(kind) || kind === 'apt') {
@@ -131,9 +126,8 @@ export function sourceAtoms(item: unknown): Atom[] | undefined {
 
 export function connectionAtoms(item: unknown): Atom[] | undefined {
   if (!isObject(item)) return undefined;
-  const keys = Object.keys(item);
-  if (keys.length !== 1) return undefined;
-  const kind = keys[0];
+  const kind = soleKey(item);
+  if (kind === undefined) return undefined;
   const body = item[kind];
   if (!isObject(body)) return undefined;
   const cidrsOf = (v: unknown, ipv4Only: boolean): Maybe<ParsedCidr[] | undefined> => {

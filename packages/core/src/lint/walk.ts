@@ -15,6 +15,28 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
+
+/**
+ * The only key of an object (as `Object.keys` would list it), undefined when it has none or several.
+ * for-in does not allocate the key array: this runs for every rule and rule body.
+ */
+export function soleKey(obj: JsonObject): string | undefined {
+  let found: string | undefined;
+  for (const key in obj) {
+    if (!isEnumerableOwn.call(obj, key)) continue;
+    if (found !== undefined) return undefined;
+    found = key;
+  }
+  return found;
+}
+
+/** Every own key of `obj` is one of `allowed`. */
+export function onlyKeys(obj: JsonObject, allowed: readonly string[]): boolean {
+  for (const key in obj) if (isEnumerableOwn.call(obj, key) && !allowed.includes(key)) return false;
+  return true;
+}
+
 /** RFC 6901 escaping of one reference token. */
 export function escapeToken(token: string | number): string {
   if (typeof token === 'number') return String(token);
@@ -73,10 +95,10 @@ const connectionKinds = new Set<string>(CONNECTION_KINDS);
 
 function entryOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonObject; raw: JsonObject } | undefined {
   if (!isObject(item)) return undefined;
-  const keys = Object.keys(item);
-  if (keys.length !== 1 || !kinds.has(keys[0])) return undefined;
-  const body = item[keys[0]];
-  return isObject(body) ? { kind: keys[0], body, raw: item } : undefined;
+  const kind = soleKey(item);
+  if (kind === undefined || !kinds.has(kind)) return undefined;
+  const body = item[kind];
+  return isObject(body) ? { kind, body, raw: item } : undefined;
 }
 
 /**
