@@ -48,10 +48,39 @@ export function isJsoncFile(fileName: string | undefined): boolean {
   return fileName !== undefined && /\.jsonc$/i.test(fileName);
 }
 
+/**
+ * Parses a policy file. Strict JSON that parses cleanly gets its value from `JSON.parse` (whose
+ * strings are flat copies: strings sliced out of a large source text slow down every later map
+ * lookup and keep the whole text alive); the visitor then only checks. JSONC, and strict files
+ * with comments or trailing commas, get the value the visitor builds.
+ */
 export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
+  if (!jsonc) {
+    const checked = visitDocument(text, false, false);
+    if (checked.syntaxFailed) return checked;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Comments or trailing commas (errors in .json, reported) still leave a value worth checking.
+      value = visitDocument(text, false, true).value;
+    }
+    return { value, syntaxFailed: false, diagnostics: checked.diagnostics };
+  }
+  return visitDocument(text, true, true);
+}
+
+interface Frame {
+  array: boolean;
+  /** Items so far (arrays): the index of the next one. */
+  count: number;
+  keys?: Set<string>;
+  container?: unknown[] | Record<string, unknown>;
+}
+
+function visitDocument(text: string, jsonc: boolean, build: boolean): ParsedDocument {
   const diagnostics: Diagnostic[] = [];
-  const containers: unknown[] = [];
-  const keySets: Array<Set<string> | undefined> = [];
+  const frames: Frame[] = [];
   const segments: Array<string | number> = [];
   let root: unknown = undefined;
   let key: string | undefined;
@@ -59,19 +88,24 @@ export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
   let syntaxErrors = 0;
 
   const place = (v: unknown) => {
-    const parent = containers[containers.length - 1];
+    const parent = frames[frames.length - 1];
     if (parent === undefined) root = v;
-    else if (Array.isArray(parent)) parent.push(v);
-    else if (key === '__proto__') Object.defineProperty(parent, key, { value: v, writable: true, enumerable: true, configurable: true });
-    else (parent as Record<string, unknown>)[key as string] = v;
+    else if (parent.array) {
+      parent.count++;
+      if (build) (parent.container as unknown[]).push(v);
+    } else if (build) {
+      const obj = parent.container as Record<string, unknown>;
+      if (key === '__proto__') Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+      else obj[key as string] = v;
+    }
   };
-  const enter = (container: unknown, offset: number) => {
-    if (containers.length >= MAX_DEPTH) throw new TooDeep(offset);
-    const parent = containers[containers.length - 1];
-    if (parent !== undefined) segments.push(Array.isArray(parent) ? parent.length : (key as string));
+  const enter = (array: boolean, offset: number) => {
+    if (frames.length >= MAX_DEPTH) throw new TooDeep(offset);
+    const parent = frames[frames.length - 1];
+    if (parent !== undefined) segments.push(parent.array ? parent.count : (key as string));
+    const container = build ? (array ? [] : {}) : undefined;
     place(container);
-    containers.push(container);
-    keySets.push(Array.isArray(container) ? undefined : new Set());
+    frames.push({ array, count: 0, keys: array ? undefined : new Set(), container });
     lastComma = -1;
   };
   const leave = () => {
@@ -83,23 +117,22 @@ export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
       });
     }
     lastComma = -1;
-    containers.pop();
-    keySets.pop();
-    if (containers.length > 0) segments.pop();
+    frames.pop();
+    if (frames.length > 0) segments.pop();
   };
 
   try {
     visit(
       text,
       {
-        onObjectBegin: (offset) => enter({}, offset),
-        onArrayBegin: (offset) => enter([], offset),
+        onObjectBegin: (offset) => enter(false, offset),
+        onArrayBegin: (offset) => enter(true, offset),
         onObjectEnd: leave,
         onArrayEnd: leave,
         onObjectProperty: (property, offset, length) => {
           lastComma = -1;
           key = property;
-          const keys = keySets[keySets.length - 1];
+          const keys = frames[frames.length - 1]?.keys;
           if (keys?.has(property)) {
             diagnostics.push({
               code: 'duplicate-key', severity: 'error', pointer: toPointer([...segments, property]), offset, length,
