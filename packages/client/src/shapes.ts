@@ -2,6 +2,7 @@
  * Shape checks of response bodies: only what the toolkit needs (D1 trace, D2 artifact record),
  * tolerating unknown members. Each returns a list of reasons; empty means acceptable.
  */
+import { JOB_MEMBERS, PROTOCOL_MEMBERS, REQUIRED_MEMBERS, camelOf } from '@netpolicy/core';
 import { decimalIdProblem } from './selectors';
 
 type Json = Record<string, unknown>;
@@ -32,11 +33,6 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : String(value);
 }
 
-/** snake_case name -> camelCase spelling, both accepted on read (D1). */
-function camel(name: string): string {
-  return name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
 class Checker {
   readonly reasons: string[] = [];
   constructor(private readonly acceptCamel: boolean) {}
@@ -48,7 +44,7 @@ class Checker {
   /** Looks a member up by its D1/D2 name (and, for traces, its camelCase spelling). */
   get(obj: Json, name: string): { key: string; value: unknown } | undefined {
     if (Object.hasOwn(obj, name)) return { key: name, value: obj[name] };
-    const alt = camel(name);
+    const alt = camelOf(name);
     if (this.acceptCamel && alt !== name && Object.hasOwn(obj, alt)) return { key: alt, value: obj[alt] };
     return undefined;
   }
@@ -65,28 +61,16 @@ class Checker {
   }
 }
 
-const OBSERVATION_MEMBERS: Record<string, Record<string, Kind>> = {
-  http: { method: 'string', url: 'string', remote_ip: 'string', status_code: 'integer', response_body_size: 'decimal', denied: 'boolean', denied_reason: 'string', matched_rule: 'string' },
-  dns: { resolver_ip: 'string', query_name: 'string', query_type: 'string', answers: 'strings' },
-  tcp: { allowed: 'boolean', bytes_received: 'decimal', bytes_sent: 'decimal', denied_reason: 'string', duration: 'string', error: 'string', matched_rule: 'string', remote_port: 'integer', remote_ip: 'string', hostnames: 'strings', alpn: 'strings', server_name: 'string' },
-  ssh_git: { allowed: 'boolean', bytes_received_upstream: 'decimal', bytes_sent_upstream: 'decimal', denied_reason: 'string', forced_shallow: 'boolean', duration: 'string', exit_status: 'integer', host: 'string', port: 'integer', user: 'string', repository_path: 'string', git_service: 'string', remote_url: 'string', matched_rule: 'string' },
-};
-
-const JOB_MEMBERS: Record<string, Kind> = {
-  provider: 'string', repository: 'string', job_id: 'decimal', job_name: 'string', run_id: 'decimal',
-  run_attempt: 'integer', workflow: 'string', branch: 'string', commit: 'string', status: 'string',
-};
-
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** D1: the network trace document, snake_case or camelCase members. */
+/** D1: the network trace document, snake_case or camelCase members (names and types from core's one table). */
 export function checkTraceShape(doc: unknown): string[] {
   const c = new Checker(true);
   if (!isObject(doc)) return ['the network trace must be a JSON object'];
   c.member(doc, '', 'schema_version', 'string');
   const job = c.member(doc, '', 'job', 'object', true) as Json | undefined;
   if (job) {
-    for (const [name, kind] of Object.entries(JOB_MEMBERS)) {
+    for (const [name, kind] of JOB_MEMBERS) {
       const value = c.member(job, 'job', name, kind);
       if ((name === 'job_id' || name === 'run_id') && typeof value === 'string') {
         const p = decimalIdProblem(value);
@@ -102,9 +86,10 @@ export function checkTraceShape(doc: unknown): string[] {
     const at = c.member(obs, path, 'observed_at', 'string', true) as string | undefined;
     if (at !== undefined && !RFC3339.test(at)) c.fail(`${path}.observed_at`, `expected an RFC 3339 time, got ${describe(at)}`);
     c.member(obs, path, 'sequence', 'integer', true);
-    const members = protocol ? OBSERVATION_MEMBERS[protocol] : undefined;
+    const members = protocol !== undefined && Object.hasOwn(PROTOCOL_MEMBERS, protocol) ? PROTOCOL_MEMBERS[protocol] : undefined;
+    const required = protocol !== undefined && Object.hasOwn(REQUIRED_MEMBERS, protocol) ? REQUIRED_MEMBERS[protocol] : [];
     // Unknown protocols are kept: a newer service may add observation kinds.
-    if (members) for (const [name, kind] of Object.entries(members)) c.member(obs, path, name, kind);
+    if (members) for (const [name, kind] of members) c.member(obs, path, name, kind, required.includes(name));
   });
   return c.reasons;
 }
