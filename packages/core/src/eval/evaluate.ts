@@ -3,7 +3,6 @@
  * candidate entries from them (cost independent of the number of rules), verifies each with the
  * shared predicates, and the permitting entry with the lowest order is the deciding rule.
  */
-import { normaliseHost } from '../formats/host-pattern';
 import type { Policy } from '../policy/types';
 import type { Access, Decision } from './access';
 import { decide } from './naive';

@@ -14,7 +14,7 @@ import { AtomIndex } from './atom-index';
 import type { TlsPiece } from './atom-index';
 import { connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom, Coverer } from './rule-atoms';
-import { isObject, viewOf } from './walk';
+import { viewOf } from './walk';
 import { jsonEquivalent, jsonHash } from '../json/canonical';
 import type { JsonObject } from './walk';
 

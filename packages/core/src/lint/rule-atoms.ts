@@ -9,7 +9,7 @@ import { isHostPattern } from '../formats/host-pattern';
 import { isRepositoryPattern, matchRepositoryPattern } from '../formats/repository-pattern';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import { cidrOf, isObject, onlyKeys, parseUrl, soleKey } from './walk';
-import type { JsonObject, ParsedUrl } from './walk';
+import type { ParsedUrl } from './walk';
 
 export type ConnClass = 'tls' | 'tcp' | 'udp' | 'icmp';
 

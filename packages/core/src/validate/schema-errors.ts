@@ -62,15 +62,13 @@ function where(pointer: string): string {
   return `\`${last}\``;
 }
 
+/** "/sources/0/pypi" -> "the `pypi` source", "/connections/1/tls" -> "the `tls` connection", else `where`. */
 function kindContext(pointer: string): string {
   const segs = parsePointer(pointer);
-  // "/sources/0/pypi" -> "`pypi` source"; "/connections/1/tls" -> "`tls` connection"
-  for (let i = segs.length - 1; i >= 1; i--) {
-    if (/^\d+$/.test(segs[i - 1] ?? '') && (segs[i - 2] === 'sources' || segs[i - 2] === 'connections') && i === segs.length - 1) {
-      return `the \`${segs[i]}\` ${segs[i - 2] === 'sources' ? 'source' : 'connection'}`;
-    }
+  const [list, index, kind] = segs.slice(-3);
+  if (segs.length === 3 && (list === 'sources' || list === 'connections') && /^\d+$/.test(index)) {
+    return `the \`${kind}\` ${list === 'sources' ? 'source' : 'connection'}`;
   }
-  if (segs.length === 0) return 'the policy';
   return where(pointer);
 }
 
