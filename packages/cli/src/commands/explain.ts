@@ -4,7 +4,7 @@ import type { Command } from '../command';
 import { EXIT, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { loadPolicy, readTraceFile } from '../explain-inputs';
-import { renderMarkdown, renderText } from '../explain-render';
+import { ReportDigest, renderMarkdown, renderText } from '../explain-render';
 
 const usage = `Usage: netpolicy explain --policy FILE --trace FILE [options]
 
@@ -63,22 +63,22 @@ export const command: Command = {
     const json = values.format === 'json';
     const explainOnce = async (resolvedNames?: Map<string, string[]>) => {
       const serialised: string[] = [];
-      const slim: ExplainResult[] = [];
+      const digest = new ReportDigest();
       const explainer = new Explainer(policy, {
         catalog, only: values.only as 'denied' | 'all', keep: false, resolvedNames,
         onResult: (r) => {
           if (json) serialised.push(JSON.stringify(jsonResult(r), null, 2).replace(/\n/g, '\n    '));
-          else slim.push({ ...r, observation: undefined as never, access: undefined });
+          else digest.add(r);
         },
       });
       const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); });
-      return { explainer, serialised, report: { ...explainer.finish(header), results: slim } };
+      return { explainer, serialised, digest, report: explainer.finish(header) };
     };
     const first = await explainOnce();
-    let { serialised, report } = first;
+    let { serialised, digest, report } = first;
     if (report.lateDnsAnswers) {
       // D4 names addresses from every DNS observation of the trace, also those after a connection.
-      if (values.trace !== '-') ({ serialised, report } = await explainOnce(first.explainer.resolvedNames));
+      if (values.trace !== '-') ({ serialised, digest, report } = await explainOnce(first.explainer.resolvedNames));
       else io.stderr.write('netpolicy explain: warning: DNS answers arrived after connections to their addresses; a trace read from stdin is read once, so those connections were decided without the later names (pass the trace as a file to include them)\n');
     }
     if (json) {
@@ -86,9 +86,9 @@ export const command: Command = {
       const summary = { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault };
       io.stdout.write(`{\n  "summary": ${JSON.stringify(summary)},\n  "results": [${serialised.length ? `\n    ${serialised.join(',\n    ')}\n  ` : ''}]\n}\n`);
     } else if (values.format === 'markdown') {
-      io.stdout.write(renderMarkdown(report));
+      io.stdout.write(renderMarkdown(report, digest));
     } else {
-      io.stdout.write(renderText(report, useColor(io)));
+      io.stdout.write(renderText(report, digest, useColor(io)));
     }
     const failed = (failOn.includes('denied') && report.summary.denied > 0) || (failOn.includes('disagreement') && report.summary.disagreements > 0);
     return failed ? EXIT.findings : EXIT.ok;
