@@ -1,5 +1,7 @@
 /** Reporters of `netpolicy check`: compiler-style text, JSON (contracts.md), SARIF 2.1.0. */
 import { CODE_TITLES, LineIndex, docsUrl, type Diagnostic, type DiagnosticCode } from '@netpolicy/core';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Log, Result } from 'sarif';
 import { paint } from './io';
 
@@ -30,7 +32,7 @@ export function toJson(results: FileResult[]): string {
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', information: 'note', hint: 'note' } as const;
 
-export function toSarif(results: FileResult[], version: string): string {
+export function toSarif(results: FileResult[], version: string, cwd: string): string {
   const codes = Object.keys(CODE_TITLES) as DiagnosticCode[];
   const ruleIndex = new Map(codes.map((c, i) => [c, i]));
   const sarifResults: Result[] = results.flatMap((r) => {
@@ -44,7 +46,7 @@ export function toSarif(results: FileResult[], version: string): string {
         message: { text: d.message },
         locations: [{
           physicalLocation: {
-            artifactLocation: { uri: toUri(r.file) },
+            artifactLocation: { uri: toUri(r.file, cwd) },
             region: { startLine: start.line + 1, startColumn: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1 },
           },
           logicalLocations: d.pointer ? [{ fullyQualifiedName: d.pointer, kind: 'member' }] : undefined,
@@ -83,9 +85,15 @@ function isLint(code: DiagnosticCode): boolean {
   return ['cidr-host-bits', 'duplicate-rule', 'shadowed-rule', 'redundant-with-preset', 'rules-unused-with-default-allow', 'broad-cidr', 'metadata-address', 'insecure-url', 'wildcard-push', 'unmatchable-host-pattern'].includes(code);
 }
 
-/** Relative paths stay relative (GitHub resolves them against the repository root); separators become `/`. */
-function toUri(file: string): string {
-  return file.replace(/\\/g, '/').split('/').map(encodeURIComponent).join('/').replace(/^%2E%2F/, '');
+/**
+ * Paths below the working directory become relative URIs (GitHub resolves them against the
+ * checkout); other absolute paths become file:// URIs. Separators become `/`.
+ */
+function toUri(file: string, cwd: string): string {
+  const path = isAbsolute(file) ? relative(cwd, file) : file;
+  const encode = (p: string) => p.replace(/\\/g, '/').split('/').map(encodeURIComponent).join('/');
+  if (isAbsolute(path) || path.startsWith('..')) return pathToFileURL(resolve(cwd, file)).href;
+  return encode(path).replace(/^\.\//, '');
 }
 
 /** `file:line:col: severity code: message`, plus the source line and a caret on a TTY. */

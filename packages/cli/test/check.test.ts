@@ -66,6 +66,12 @@ describe('netpolicy check (as a process)', () => {
     expect(run.tool.driver.rules.every((rule: { helpUri: string }) => rule.helpUri.includes('/docs/diagnostics/'))).toBe(true);
   });
 
+  it('SARIF locations: relative below the working directory, file:// URIs elsewhere', () => {
+    const uris = (cwd: string, file: string) => JSON.parse(runCli(['check', '--format', 'sarif', file], { cwd }).stdout).runs[0].results.map((r: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) => r.locations[0].physicalLocation.artifactLocation.uri);
+    expect(uris(dir, join(dir, 'bad.json'))).toEqual(['bad.json']);
+    expect(uris(join(dir, 'tree'), join(dir, 'bad.json'))).toEqual([`file://${join(dir, 'bad.json')}`]);
+  });
+
   it('a directory is searched for policy files by name', () => {
     const r = runCli(['check', '--format', 'json', join(dir, 'tree')]);
     const files = JSON.parse(r.stdout).files.map((f: { file: string }) => f.file);

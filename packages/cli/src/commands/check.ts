@@ -85,7 +85,7 @@ async function run(args: string[], io: Io): Promise<number> {
   }
 
   if (format === 'json') io.stdout.write(toJson(results));
-  else if (format === 'sarif') io.stdout.write(toSarif(results, VERSION));
+  else if (format === 'sarif') io.stdout.write(toSarif(results, VERSION, io.cwd));
   else io.stdout.write(toText(results, { color: useColor(io), excerpt: io.stdout.isTTY === true }));
 
   if (unreadable > 0) return EXIT.usage;
