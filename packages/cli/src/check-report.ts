@@ -1,5 +1,5 @@
 /** Reporters of `netpolicy check`: compiler-style text, JSON (contracts.md), SARIF 2.1.0. */
-import { CODE_TITLES, LineIndex, docsUrl, type Diagnostic, type DiagnosticCode } from '@netpolicy/core';
+import { CODE_TITLES, LINT_CODES, LineIndex, docsUrl, type Diagnostic, type DiagnosticCode } from '@netpolicy/core';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Log, Result } from 'sarif';
@@ -29,6 +29,8 @@ export function toJson(results: FileResult[]): string {
     }),
   }, null, 2) + '\n';
 }
+
+const lintCodes = new Set<string>(LINT_CODES);
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', information: 'note', hint: 'note' } as const;
 
@@ -70,7 +72,7 @@ export function toSarif(results: FileResult[], version: string, cwd: string): st
             name: code.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
             shortDescription: { text: CODE_TITLES[code] },
             helpUri: docsUrl(code),
-            defaultConfiguration: { level: isLint(code) ? 'warning' : 'error' },
+            defaultConfiguration: { level: lintCodes.has(code) ? 'warning' : 'error' },
           })),
         },
       },
@@ -79,10 +81,6 @@ export function toSarif(results: FileResult[], version: string, cwd: string): st
     }],
   };
   return JSON.stringify(log, null, 2) + '\n';
-}
-
-function isLint(code: DiagnosticCode): boolean {
-  return ['cidr-host-bits', 'duplicate-rule', 'shadowed-rule', 'redundant-with-preset', 'rules-unused-with-default-allow', 'broad-cidr', 'metadata-address', 'insecure-url', 'wildcard-push', 'unmatchable-host-pattern'].includes(code);
 }
 
 /**

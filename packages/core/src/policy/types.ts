@@ -44,9 +44,3 @@ export interface Policy {
   sources?: Source[];
   connections?: Connection[];
 }
-
-/** The single member name of a source or connection object (undefined when it has not exactly one). */
-export function kindOf(entry: object): string | undefined {
-  const keys = Object.keys(entry);
-  return keys.length === 1 ? keys[0] : undefined;
-}
