@@ -19,7 +19,7 @@ describe('duplicate-rule', () => {
       code: 'duplicate-rule',
       pointer: '/sources/3',
       message: expect.stringContaining('identical to /sources/0'),
-      data: { kind: 'remove', title: 'Remove duplicate of /sources/0' },
+      data: { kind: 'remove-element', title: 'Remove duplicate of /sources/0' },
     }]);
   });
 

@@ -10,7 +10,7 @@ export const duplicateRule: LintRule = {
       code: 'duplicate-rule' as const,
       pointer: d.pointer,
       message: `This ${d.kind} ${d.pointer.startsWith('/sources/') ? 'source' : 'connection'} is identical to ${d.earlier}, so it never changes a verdict. Remove it.`,
-      data: { kind: 'remove' as const, title: `Remove duplicate of ${d.earlier}` },
+      data: { kind: 'remove-element' as const, title: `Remove duplicate of ${d.earlier}` },
     }));
   },
 };

@@ -2,6 +2,7 @@
 import { defaultPresetCatalog } from '../presets/catalog';
 import type { PresetCatalog } from '../presets/catalog';
 import type { LintFinding, LintRule } from './types';
+import type { LintCode } from '../validate/types';
 import { cidrHostBits } from './cidr-host-bits';
 import { duplicateRule } from './duplicate-rule';
 import { shadowedRule } from './shadowed-rule';
@@ -24,6 +25,8 @@ export const lintRules: LintRule[] = [
 
 export interface LintOptions {
   catalog?: PresetCatalog;
+  /** Which rules run (default all): a rule whose code is not enabled does no work. */
+  enabled?: (code: LintCode) => boolean;
 }
 
 /** Compares pointers by document order: token by token, array indexes numerically. */
@@ -44,7 +47,8 @@ function comparePointers(a: string, b: string): number {
  */
 export function lint(value: unknown, options: LintOptions = {}): LintFinding[] {
   const context = { value, catalog: options.catalog ?? defaultPresetCatalog };
-  const findings = lintRules.flatMap((rule, order) => rule.check(context).map((finding) => ({ finding, order })));
+  const enabled = options.enabled;
+  const findings = lintRules.flatMap((rule, order) => (enabled && !enabled(rule.code) ? [] : rule.check(context).map((finding) => ({ finding, order }))));
   findings.sort((x, y) => comparePointers(x.finding.pointer, y.finding.pointer) || x.order - y.order);
   return findings.map((f) => f.finding);
 }

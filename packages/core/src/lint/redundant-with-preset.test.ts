@@ -11,7 +11,7 @@ describe('redundant-with-preset', () => {
       code: 'redundant-with-preset',
       pointer: '/sources/1',
       message: expect.stringMatching(/Preset `pypi` already allows everything this pypi source allows \(every preset is enabled because `presets` is omitted\)/),
-      data: { kind: 'remove', title: 'Remove source provided by a preset' },
+      data: { kind: 'remove-element', title: 'Remove source provided by a preset' },
     }]);
     expect(pointers(shadowedRule, policy)).toEqual([]);
   });

@@ -18,7 +18,7 @@ export const redundantWithPreset: LintRule = {
         code: 'redundant-with-preset' as const,
         pointer: r.pointer,
         message: `Preset${r.presets.length > 1 ? 's' : ''} ${names} already allow${r.presets.length > 1 ? '' : 's'} everything this ${r.kind} source allows${why}. Remove the source, or list \`presets\` without ${names} if you want this source to be the only way in.`,
-        data: { kind: 'remove' as const, title: 'Remove source provided by a preset' },
+        data: { kind: 'remove-element' as const, title: 'Remove source provided by a preset' },
       };
     });
   },

@@ -19,7 +19,7 @@ describe('shadowed-rule: sources', () => {
       code: 'shadowed-rule',
       pointer: '/sources/1',
       message: expect.stringContaining('already allowed by the earlier rule /sources/0'),
-      data: { kind: 'remove', title: 'Remove shadowed rule' },
+      data: { kind: 'remove-element', title: 'Remove shadowed rule' },
     }]);
   });
 

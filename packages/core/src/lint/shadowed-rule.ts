@@ -22,7 +22,7 @@ export const shadowedRule: LintRule = {
         code: 'shadowed-rule' as const,
         pointer: s.pointer,
         message: `Everything this ${s.kind} ${s.pointer.startsWith('/sources/') ? 'source' : 'connection'} allows is already allowed by ${what}${list(by)}, so it never decides an access. Remove it, or narrow ${by.length === 1 ? 'that rule' : 'those rules'} if this one was meant to be the only way in.`,
-        data: { kind: 'remove' as const, title: 'Remove shadowed rule' },
+        data: { kind: 'remove-element' as const, title: 'Remove shadowed rule' },
       };
     });
   },

@@ -1,6 +1,6 @@
 /** The contract between lint rules and `validate` (which turns findings into positioned diagnostics). */
 import type { PresetCatalog } from '../presets/catalog';
-import type { DiagnosticData, LintCode, RangeTarget } from '../validate/types';
+import type { DiagnosticData, DiagnosticTag, LintCode, RangeTarget, RelatedInformation } from '../validate/types';
 
 export interface LintContext {
   /** The parsed document. Untrusted: any JSON value (rules must tolerate every shape without throwing). */
@@ -16,6 +16,10 @@ export interface LintFinding {
   target?: RangeTarget;
   message: string;
   data?: DiagnosticData;
+  /** Other places involved (the earlier rule, the preset): carried to the diagnostic. */
+  related?: RelatedInformation[];
+  /** `unnecessary` for rules that never decide an access. */
+  tags?: DiagnosticTag[];
 }
 
 export interface LintRule {

@@ -1,4 +1,5 @@
 /** Types of the network policy document (interface.md, "Network policy document"). */
+import { BUILTIN_PRESET_NAMES } from '../generated/data';
 
 export type DefaultAction = 'deny' | 'allow';
 
@@ -9,12 +10,9 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const CONNECTION_KINDS = ['tls', 'tcp', 'udp', 'icmp'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
-export const PRESET_NAMES = [
-  'alpine', 'forge-a', 'nix-cache', 'cargo', 'debian', 'oci-apt', 'oci-hub-a', 'oci-cloud-public',
-  'fonts', 'oci-cloud-b', 'oci-forge-registry', 'forge-b', 'forge-c', 'golang', 'git-host-d',
-  'node-apt', 'npm', 'openembedded', 'pypi', 'oci-hub-c', 'apt-arm', 'rubygems', 'ubuntu', 'yocto',
-  'generic-http',
-] as const;
+/** Names of the built-in presets, generated at build time from schemas/presets.json (the one list). */
+export const PRESET_NAMES = BUILTIN_PRESET_NAMES;
+/** A built-in preset name. A user catalog may add others (see `PresetCatalog`): `Policy.presets` takes any string. */
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 export interface HttpSource { urls: string[] }
@@ -40,7 +38,8 @@ export type Connection =
 
 export interface Policy {
   default?: DefaultAction;
-  presets?: PresetName[];
+  /** Preset names of the catalog in force (the built-in names, or those a user catalog adds). */
+  presets?: Array<PresetName | (string & {})>;
   sources?: Source[];
   connections?: Connection[];
 }

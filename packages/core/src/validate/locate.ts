@@ -1,15 +1,14 @@
 /** From a JSON Pointer to the text range it names, on jsonc-parser's tree (built only when needed). */
-import { parseTree, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
 import { parsePointer } from './pointer';
 import type { RangeTarget } from './types';
 
 export class Locator {
-  private tree: Node | undefined | null = null;
-  constructor(private readonly text: string) {}
+  /** `root` is read on the first lookup only (a document's tree is built lazily). */
+  constructor(private readonly doc: { readonly root: Node | undefined }) {}
 
   private root(): Node | undefined {
-    if (this.tree === null) this.tree = parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false }) ?? undefined;
-    return this.tree;
+    return this.doc.root;
   }
 
   /** The value node and, when it is an object member, its property node. Last member wins for duplicate keys. */

@@ -43,11 +43,6 @@ const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
 
 const MAX_SYNTAX_DIAGNOSTICS = 5;
 
-/** True for file names whose content may hold comments and trailing commas (D6). */
-export function isJsoncFile(fileName: string | undefined): boolean {
-  return fileName !== undefined && /\.jsonc$/i.test(fileName);
-}
-
 /**
  * Parses a policy file. Strict JSON that parses cleanly gets its value from `JSON.parse` (whose
  * strings are flat copies: strings sliced out of a large source text slow down every later map
@@ -113,7 +108,7 @@ function visitDocument(text: string, jsonc: boolean, build: boolean): ParsedDocu
       diagnostics.push({
         code: 'trailing-comma', severity: 'error', pointer: '', offset: lastComma, length: 1,
         message: 'trailing comma: strict JSON allows no comma after the last item (use a .jsonc file for trailing commas)',
-        data: { kind: 'remove', title: 'Remove the trailing comma' },
+        data: { kind: 'delete-text', title: 'Remove the trailing comma' },
       });
     }
     lastComma = -1;
@@ -153,7 +148,7 @@ function visitDocument(text: string, jsonc: boolean, build: boolean): ParsedDocu
             diagnostics.push({
               code: 'comment-not-allowed', severity: 'error', pointer: '', offset, length,
               message: 'comments are not allowed in a .json policy file (the service takes strict JSON); remove it or use a .jsonc file',
-              data: { kind: 'remove', title: 'Remove the comment' },
+              data: { kind: 'delete-text', title: 'Remove the comment' },
             });
           }
         },

@@ -3,10 +3,11 @@
  * stable code (contracts.md), a pointer, and what to do. Positions are added by the caller.
  */
 import type { ErrorObject } from 'ajv';
-import { policySchema } from '../generated/data';
 import { ipOrPrefixProblem, isIpOrPrefix, repositoryPatternProblem } from '../formats/index';
 import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
-import type { DiagnosticCode, DiagnosticData, RangeTarget } from './types';
+import type { PresetCatalog } from '../presets/catalog';
+import type { DiagnosticCode, DiagnosticData, FixData, RangeTarget } from './types';
+import { schemaLookup, schemaLookupPath, type SchemaFragment } from './schema-at';
 import { escapeSegment, parsePointer, valueAt } from './pointer';
 import { closeMatches, nearestFirst, quote } from './suggest-names';
 import { hostPatternProblem, urlProblem } from './explain-format';
@@ -18,31 +19,6 @@ export interface SchemaFinding {
   target: RangeTarget | 'object-key';
   message: string;
   data?: DiagnosticData;
-}
-
-/**
- * The subschema that governs the value at `pointer`, and the name of the last `$defs` entry
- * reached on the way. Ajv's standalone code reports schema paths relative to each compiled
- * `$ref` function, so we find the schema from the instance path instead (our schema has one
- * subschema per instance location: no oneOf, no conditional branches).
- */
-function schemaFor(pointer: string): { def?: string; schema?: Record<string, any> } {
-  let node: Record<string, any> | undefined = policySchema;
-  let def: string | undefined;
-  const deref = () => {
-    while (node && typeof node.$ref === 'string') {
-      def = node.$ref.replace('#/$defs/', '');
-      node = policySchema.$defs?.[def as string];
-    }
-  };
-  deref();
-  for (const segment of parsePointer(pointer)) {
-    if (!node) break;
-    if (node.type === 'array') node = node.items;
-    else node = node.properties?.[segment];
-    deref();
-  }
-  return { def, schema: node };
 }
 
 function typeName(v: unknown): string {
@@ -86,7 +62,7 @@ function uniqueDuplicates(items: unknown[]): Array<{ later: number; first: numbe
 
 function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
   const pointer = error.instancePath;
-  const { def, schema } = schemaFor(pointer);
+  const { def, schema } = schemaLookup(pointer);
   const last = parsePointer(pointer).at(-1);
   const data = valueAt(root, pointer);
   const keyword = error.keyword;
@@ -101,8 +77,12 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
         def === 'source' ? ' (a source is an object with one kind, such as {"pypi": {"urls": ["https://pypi.org"]}})' :
         def === 'connection' ? ' (a connection is an object with one kind, such as {"tls": {"serverNamePatterns": ["example.com"], "ports": [443]}})' :
         pointer === '' ? ' (a policy is a JSON object such as {"default": "deny"})' :
-        (def === 'port' && typeof data === 'string' && /^\d+$/.test(data)) ? ` (write ${data} without quotes)` : '';
-      return [{ code: 'wrong-type', pointer, target: 'value', message: `${where(pointer)} must be ${expected === 'integer' ? 'an integer' : `${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`}, not ${typeName(data)}${hint}` }];
+        (def === 'port' && typeof data === 'string' && /^\d+$/.test(data)) ? ` (write ${Number(data)} without quotes)` : '';
+      const portText = def === 'port' && typeof data === 'string' && /^\d+$/.test(data);
+      return [{
+        code: 'wrong-type', pointer, target: 'value', message: `${where(pointer)} must be ${expected === 'integer' ? 'an integer' : `${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`}, not ${typeName(data)}${hint}`,
+        ...(portText ? { data: { kind: 'replace' as const, value: Number(data), title: `Change to ${Number(data)}` } } : {}),
+      }];
     }
     case 'additionalProperties': {
       const name = String((error.params as { additionalProperty: string }).additionalProperty);
@@ -121,7 +101,11 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
     case 'required': {
       if (error.schemaPath.includes('anyOf')) return [];
       const missing = String((error.params as { missingProperty: string }).missingProperty);
-      return [{ code: 'missing-property', pointer, target: 'object-key', message: `${kindContext(pointer)} is missing required property \`${missing}\`` }];
+      const memberSchema = schema?.properties?.[missing] as SchemaFragment | undefined;
+      return [{
+        code: 'missing-property', pointer, target: 'object-key', message: `${kindContext(pointer)} is missing required property \`${missing}\``,
+        data: { kind: 'insert-member', key: missing, value: skeletonAt([...parsePointer(pointer), missing], memberSchema), title: `Add \`${missing}\`` },
+      }];
     }
     case 'anyOf': {
       const [a, b] =
@@ -129,7 +113,9 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
         def === 'tlsConnection' ? ['serverNamePatterns', 'cidrs'] :
         def === 'tcpConnection' ? ['hostPatterns', 'cidrs'] : ['?', '?'];
       const what = def === 'gitSource' ? 'a `git` source needs `https` or `ssh` (or both) to say how to reach the server' : `${kindContext(pointer)} needs \`${a}\` or \`${b}\` (or both) to say where it may connect`;
-      return [{ code: 'missing-target', pointer, target: 'object-key', message: what }];
+      const options = [a, b].filter((k) => schema?.properties?.[k]);
+      const fixes: FixData[] = options.map((k) => ({ kind: 'insert-member', key: k, value: skeletonAt([...parsePointer(pointer), k], schema?.properties?.[k]), title: `Add \`${k}\`` }));
+      return [{ code: 'missing-target', pointer, target: 'object-key', message: what, ...(fixes.length > 0 ? { data: { kind: 'choices' as const, fixes } } : {}) }];
     }
     case 'minProperties':
     case 'maxProperties': {
@@ -158,9 +144,6 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
       const dym = close.length > 0 ? ` Did you mean \`${close[0]}\`?` : '';
       const list = ordered.map((n) => `\`${n}\``).join(', ');
       const fix: DiagnosticData | undefined = close.length > 0 ? { kind: 'replace', value: close[0], title: `Change to ${close[0]}` } : undefined;
-      if (def === 'presetName') {
-        return [{ code: 'unknown-preset', pointer, target: 'value', message: `unknown preset ${quote(got)}.${dym} Presets: ${list}.`, data: fix }];
-      }
       return [{ code: 'invalid-value', pointer, target: 'value', message: `${quote(got)} is not allowed for ${where(pointer)}.${dym} Allowed: ${list}.`, data: fix }];
     }
     case 'pattern': {
@@ -198,7 +181,7 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
       return uniqueDuplicates(data).map(({ later, first }) => ({
         code: 'duplicate-item' as const, pointer: `${pointer}/${later}`, target: 'value' as const,
         message: `${quote(typeof data[later] === 'string' ? (data[later] as string) : canonicalJson(data[later]))} appears again in \`${parsePointer(pointer).at(-1)}\` (first at index ${first}); remove the duplicate`,
-        data: { kind: 'remove' as const, title: 'Remove the duplicate item' },
+        data: { kind: 'remove-element' as const, title: 'Remove the duplicate item' },
       }));
     }
     case 'minLength':
@@ -206,6 +189,69 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
     default:
       return [{ code: 'invalid-value', pointer, target: 'value', message: `${where(pointer)}: ${error.message ?? 'invalid'}` }];
   }
+}
+
+/**
+ * A value that satisfies `schema` as far as a skeleton can: its `examples[0]`, `default` or first
+ * `enum` value; objects with their required members; arrays with one item when they need one.
+ */
+export function skeleton(schema: SchemaFragment | undefined, depth = 0): unknown {
+  if (!schema || depth > 8) return null;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  switch (schema.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const key of (schema.required ?? []) as string[]) out[key] = skeleton(resolve(schema.properties?.[key]), depth + 1);
+      return out;
+    }
+    case 'array':
+      return (schema.minItems ?? 0) > 0 ? [skeleton(resolve(schema.items), depth + 1)] : [];
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 0;
+    case 'boolean':
+      return false;
+    default:
+      return '';
+  }
+}
+
+function resolve(schema: SchemaFragment | undefined): SchemaFragment | undefined {
+  if (schema && typeof schema.$ref === 'string') return schemaLookupPath([]).schema?.$defs?.[schema.$ref.replace('#/$defs/', '')];
+  return schema;
+}
+
+/** The skeleton of the value at a path (the schema found through the path, references followed). */
+function skeletonAt(path: string[], fallback: SchemaFragment | undefined): unknown {
+  return skeleton(schemaLookupPath(path).schema ?? resolve(fallback));
+}
+
+/**
+ * `unknown-preset` for each string in `presets` that the catalog in force does not define: the
+ * one place preset names are checked (the schema leaves them to the catalog, so a user catalog's
+ * presets are valid names).
+ */
+export function presetNameFindings(root: unknown, catalog: PresetCatalog): SchemaFinding[] {
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) return [];
+  const presets = Object.prototype.hasOwnProperty.call(root, 'presets') ? (root as Record<string, unknown>).presets : undefined;
+  if (!Array.isArray(presets)) return [];
+  const out: SchemaFinding[] = [];
+  let names: string[] | undefined;
+  presets.forEach((name, index) => {
+    if (typeof name !== 'string' || catalog.byName.has(name)) return;
+    names ??= catalog.presets.map((p) => p.name);
+    const close = closeMatches(name, names);
+    const dym = close.length > 0 ? ` Did you mean \`${close[0]}\`?` : '';
+    const list = nearestFirst(name, names).map((n) => `\`${n}\``).join(', ');
+    out.push({
+      code: 'unknown-preset', pointer: `/presets/${index}`, target: 'value',
+      message: `unknown preset ${quote(name)}.${dym} Presets: ${list}.`,
+      ...(close.length > 0 ? { data: { kind: 'replace' as const, value: close[0], title: `Change to ${close[0]}` } } : {}),
+    });
+  });
+  return out;
 }
 
 /** Translates and de-duplicates Ajv errors. A wrong type hides every other problem at or below it. */

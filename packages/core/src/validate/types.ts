@@ -32,14 +32,49 @@ export interface Diagnostic {
   /** Zero-based UTF-16 offset and length of what the pointer names (see contracts.md for which part). */
   offset: number;
   length: number;
-  /** Typed data for quick fixes (for example the corrected prefix of `cidr-host-bits`). */
+  /** Typed data for quick fixes (for example the corrected prefix of `cidr-host-bits`); `fixEdits` turns it into text edits. */
   data?: DiagnosticData;
+  /** Other places involved (the earlier rule that shadows, the preset that makes a rule redundant). */
+  related?: RelatedInformation[];
+  /** `unnecessary` for shadowed, duplicate and redundant rules (editors fade them). */
+  tags?: DiagnosticTag[];
 }
 
-export type DiagnosticData =
+export interface RelatedInformation {
+  /** RFC 6901 pointer into the same document (or `preset:<name>` text in the message for presets). */
+  pointer: string;
+  message: string;
+}
+
+export type DiagnosticTag = 'unnecessary' | 'deprecated';
+
+/** One way to fix a diagnostic, relative to its pointer. */
+export type FixData =
+  /** Replace the JSON value at the pointer. */
   | { kind: 'replace'; value: unknown; title: string }
-  | { kind: 'remove'; title: string }
-  | { kind: 'rename-key'; candidates: string[] };
+  /** Delete exactly the diagnostic's range (a trailing comma, a comment). */
+  | { kind: 'delete-text'; title: string }
+  /** Remove the array element or object member at the pointer, with its separator. */
+  | { kind: 'remove-element'; title: string }
+  /** Rename the key at the pointer; candidates nearest first. */
+  | { kind: 'rename-key'; candidates: string[] }
+  /** Add a member to the object at the pointer. */
+  | { kind: 'insert-member'; key: string; value: unknown; title: string };
+
+/** Fix data of a diagnostic: one fix, or several alternatives (preferred first). */
+export type DiagnosticData = FixData | { kind: 'choices'; fixes: FixData[] };
+
+/** The fixes a diagnostic's data offers, preferred first. */
+export function fixesOf(data: DiagnosticData | undefined): FixData[] {
+  if (data === undefined) return [];
+  return data.kind === 'choices' ? data.fixes : [data];
+}
+
+/** A severity option of a lint code: a severity, or `off` (the rule does not run). */
+export type SeveritySetting = Severity | 'off';
+/** Severity per lint code (schema and syntax problems stay errors). */
+export type SeverityOptions = Partial<Record<LintCode, SeveritySetting>>;
+export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['error', 'warning', 'information', 'hint', 'off'];
 
 /** Documentation link of a code (codeDescription in LSP, helpUri in SARIF). */
 export function docsUrl(code: string): string {

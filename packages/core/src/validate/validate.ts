@@ -1,27 +1,28 @@
 /**
- * `validate(text, {fileName})`: parse (strict JSON or JSONC per D6), duplicate keys, the policy
- * schema (precompiled Ajv), then lint rules; one diagnostic per problem with a stable code, a
- * JSON Pointer and an offset range. Pure: text in, data out.
+ * `validateDocument(doc, options)`: the syntax diagnostics of a parsed document, the policy schema
+ * (precompiled Ajv; preset names from the catalog in force), then lint rules; one diagnostic per
+ * problem with a stable code, a JSON Pointer and an offset range. `validate(text, options)` parses
+ * and validates in one call. Pure: text in, data out.
  */
 import { policyValidator } from '../generated/validators';
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint } from '../lint/index';
-import { parseDocument, isJsoncFile } from './parse';
+import { parsePolicyDocument, type PolicyDocument } from './document';
 import { Locator } from './locate';
-import { translateSchemaErrors } from './schema-errors';
-import { LINT_CODES, type Diagnostic, type LintCode, type Severity } from './types';
+import { presetNameFindings, translateSchemaErrors } from './schema-errors';
+import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
 export interface ValidateOptions {
-  /** Decides strict JSON (`.json`, the default) or JSONC (`.jsonc`). */
+  /** Decides strict JSON (`.json`, the default) or JSONC (`.jsonc`). Used by `validate` only. */
   fileName?: string;
-  /** Force JSONC (comments and trailing commas allowed) whatever the file name. */
+  /** Force JSONC (comments and trailing commas allowed) whatever the file name. Used by `validate` only. */
   jsonc?: boolean;
-  /** Preset catalog for lint rules that look at presets; the built-in one by default. */
+  /** The preset catalog in force: the preset names a document may use, and the presets lint looks at. The built-in one by default. */
   catalog?: PresetCatalog;
   /** Run lint rules (default true). */
   lint?: boolean;
-  /** Severity per lint code; schema and syntax problems stay errors. */
-  severity?: Partial<Record<string, Severity>>;
+  /** Severity per lint code, or `off` (that rule does not run); schema and syntax problems stay errors. Default `warning`. */
+  severity?: SeverityOptions;
 }
 
 export interface ValidateResult {
@@ -32,38 +33,48 @@ export interface ValidateResult {
   diagnostics: Diagnostic[];
 }
 
-const lintCodes = new Set<string>(LINT_CODES);
-
-export function validate(text: string, options: ValidateOptions = {}): ValidateResult {
-  const source = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
-  const jsonc = options.jsonc ?? isJsoncFile(options.fileName);
-  const parsed = parseDocument(source, jsonc);
-  const diagnostics = parsed.diagnostics;
-  if (parsed.syntaxFailed) return finish(parsed.value, diagnostics);
+/** Every diagnostic of a parsed document, sorted by offset then code. */
+export function validateDocument(doc: PolicyDocument, options: ValidateOptions = {}): Diagnostic[] {
+  const diagnostics: Diagnostic[] = doc.syntaxDiagnostics.slice();
+  if (doc.syntaxFailed) return sortDiagnostics(diagnostics);
 
   let locator: Locator | undefined;
-  const locate = () => (locator ??= new Locator(source));
+  const locate = () => (locator ??= new Locator(doc));
+  const catalog = options.catalog ?? defaultPresetCatalog;
 
-  if (!policyValidator(parsed.value)) {
-    for (const f of translateSchemaErrors(policyValidator.errors ?? [], parsed.value)) {
-      const range = locate().range(f.pointer, f.target);
-      diagnostics.push({ code: f.code, severity: 'error', message: f.message, pointer: f.pointer, ...range, ...(f.data ? { data: f.data } : {}) });
-    }
+  const schemaFindings = policyValidator(doc.value) ? [] : translateSchemaErrors(policyValidator.errors ?? [], doc.value);
+  schemaFindings.push(...presetNameFindings(doc.value, catalog));
+  for (const f of schemaFindings) {
+    const range = locate().range(f.pointer, f.target);
+    diagnostics.push({ code: f.code, severity: 'error', message: f.message, pointer: f.pointer, ...range, ...(f.data ? { data: f.data } : {}) });
   }
 
   if (options.lint !== false) {
-    for (const f of lint(parsed.value, { catalog: options.catalog ?? defaultPresetCatalog })) {
+    const severity = options.severity ?? {};
+    const enabled = (code: LintCode) => severity[code] !== 'off';
+    for (const f of lint(doc.value, { catalog, enabled })) {
+      const setting = severity[f.code];
+      if (setting === 'off') continue;
       const range = locate().range(f.pointer, f.target ?? 'value');
-      const severity = lintCodes.has(f.code) ? (options.severity?.[f.code as LintCode] ?? 'warning') : 'warning';
-      diagnostics.push({ code: f.code, severity, message: f.message, pointer: f.pointer, ...range, ...(f.data ? { data: f.data } : {}) });
+      diagnostics.push({
+        code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, ...range,
+        ...(f.data ? { data: f.data } : {}),
+        ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
+        ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
+      });
     }
   }
-  return finish(parsed.value, diagnostics);
+  return sortDiagnostics(diagnostics);
 }
 
-function finish(value: unknown, diagnostics: Diagnostic[]): ValidateResult {
-  diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
-  return { value, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+/** Parses and validates `text` (strict JSON or JSONC per `fileName`, D6). */
+export function validate(text: string, options: ValidateOptions = {}): ValidateResult {
+  const doc = parsePolicyDocument(text, { fileName: options.fileName, jsonc: options.jsonc });
+  const diagnostics = validateDocument(doc, options);
+  return { value: doc.value, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
 }
 
-export { isJsoncFile };
+function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+}
+

@@ -1,0 +1,98 @@
+/**
+ * One parsed policy document: an editor parses each version once and hands the result to
+ * validation, completion, hover, symbols and fixes. The jsonc-parser tree and the line index are
+ * built on first use (a clean `check` needs neither).
+ */
+import { findNodeAtOffset, getNodePath, parseTree, type Node } from 'jsonc-parser';
+import { parseDocument } from './parse';
+import { LineIndex } from './positions';
+import { toPointer } from './pointer';
+import type { Diagnostic } from './types';
+
+export interface PolicyDocument {
+  /** The text as given (offsets of every diagnostic and node refer to it). */
+  readonly text: string;
+  readonly fileName: string | undefined;
+  /** Comments and trailing commas allowed (D6: `.jsonc` files, or forced). */
+  readonly jsonc: boolean;
+  /** The parsed value (partial or undefined when the text is not JSON). */
+  readonly value: unknown;
+  /** True when the text is not JSON at all (schema and lint are not run on it). */
+  readonly syntaxFailed: boolean;
+  /** json-syntax, comment-not-allowed, trailing-comma and duplicate-key diagnostics. */
+  readonly syntaxDiagnostics: readonly Diagnostic[];
+  /** jsonc-parser's tree (error-tolerant), built on first access. */
+  readonly root: Node | undefined;
+  /** Offsets to lines and characters, built on first access. */
+  readonly lineIndex: LineIndex;
+}
+
+export interface ParseOptions {
+  fileName?: string;
+  /** Force JSONC (comments and trailing commas allowed) whatever the file name. */
+  jsonc?: boolean;
+}
+
+/** True for file names whose content may hold comments and trailing commas (D6). */
+export function isJsoncFile(fileName: string | undefined): boolean {
+  return fileName !== undefined && /\.jsonc$/i.test(fileName);
+}
+
+class ParsedPolicyDocument implements PolicyDocument {
+  private tree: Node | undefined | null = null;
+  private lines: LineIndex | undefined;
+  constructor(
+    readonly text: string,
+    /** The text the parsers read: a leading byte-order mark becomes a space (same offsets). */
+    private readonly source: string,
+    readonly fileName: string | undefined,
+    readonly jsonc: boolean,
+    readonly value: unknown,
+    readonly syntaxFailed: boolean,
+    readonly syntaxDiagnostics: readonly Diagnostic[],
+  ) {}
+
+  get root(): Node | undefined {
+    if (this.tree === null) this.tree = parseTree(this.source, [], { allowTrailingComma: true, disallowComments: false }) ?? undefined;
+    return this.tree;
+  }
+
+  get lineIndex(): LineIndex {
+    return (this.lines ??= new LineIndex(this.text));
+  }
+}
+
+/** Parses a policy file once: value, syntax diagnostics, and (lazily) the tree and line index. */
+export function parsePolicyDocument(text: string, options: ParseOptions = {}): PolicyDocument {
+  const source = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
+  const jsonc = options.jsonc ?? isJsoncFile(options.fileName);
+  const parsed = parseDocument(source, jsonc);
+  const syntax = parsed.diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+  return new ParsedPolicyDocument(text, source, options.fileName, jsonc, parsed.value, parsed.syntaxFailed, syntax);
+}
+
+export interface NodeAtOffset {
+  /** RFC 6901 pointer of the value or member at the offset. */
+  pointer: string;
+  path: Array<string | number>;
+  /** True when the offset is on a member's key (the pointer then names that member). */
+  isKey: boolean;
+  /** The innermost jsonc-parser node at the offset (a key string node when `isKey`). */
+  node: Node;
+}
+
+/**
+ * What sits at `offset`: the innermost node whose range holds it (its right end included, so a
+ * cursor just after a value still finds it). Works in unfinished documents (jsonc-parser's tree
+ * is error-tolerant); undefined for an empty document or an offset outside the root value.
+ */
+export function nodeAt(doc: PolicyDocument, offset: number): NodeAtOffset | undefined {
+  const root = doc.root;
+  if (!root || !Number.isFinite(offset)) return undefined;
+  const node = findNodeAtOffset(root, Math.max(0, Math.min(offset, doc.text.length)), true);
+  if (!node) return undefined;
+  const parent = node.parent;
+  const isKey = parent?.type === 'property' && parent.children?.[0] === node;
+  const path = getNodePath(node);
+  return { pointer: toPointer(path), path, isKey, node };
+}
