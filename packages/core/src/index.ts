@@ -3,6 +3,7 @@ export * from './policy/types';
 export * from './formats/index';
 export * from './presets/index';
 export * from './validate/index';
+export * from './edits/index';
 export * from './lint/index';
 export * from './trace/index';
 export * from './eval/index';

@@ -89,13 +89,15 @@ function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
       const allowed = Object.keys(schema?.properties ?? {});
       const close = closeMatches(name, allowed);
       const ordered = nearestFirst(name, allowed);
+      // Rename candidates: close names the object does not already have (a rename must not make a duplicate key).
+      const free = close.filter((c) => !(data !== null && typeof data === 'object' && Object.prototype.hasOwnProperty.call(data, c)));
       const dym = close.length > 0 ? ` Did you mean \`${close[0]}\`?` : '';
       const isKind = def === 'source' || def === 'connection';
       const what = isKind ? `a ${def} kind` : `a property of ${kindContext(pointer)}`;
       return [{
         code: 'unknown-property', pointer: `${pointer}/${escapeSegment(name)}`, target: 'key',
         message: `${quote(name)} is not ${what}.${dym} Allowed: ${ordered.map((n) => `\`${n}\``).join(', ')}.`,
-        data: { kind: 'rename-key', candidates: close.length > 0 ? close : [] },
+        ...(free.length > 0 ? { data: { kind: 'rename-key' as const, candidates: free } } : {}),
       }];
     }
     case 'required': {

@@ -1,0 +1,2 @@
+export * from './fix-edits';
+export * from './fix-all';
