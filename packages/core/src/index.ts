@@ -4,6 +4,7 @@ export * from './formats/index';
 export * from './presets/index';
 export * from './validate/index';
 export * from './edits/index';
+export * from './files/index';
 export * from './lint/index';
 export * from './trace/index';
 export * from './eval/index';

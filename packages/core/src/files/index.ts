@@ -1,0 +1,2 @@
+export { POLICY_FILE_GLOBS, isPolicyFile } from './policy-files';
+export { globMatcher } from './glob';
