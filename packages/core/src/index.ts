@@ -5,6 +5,7 @@ export * from './presets/index';
 export * from './validate/index';
 export * from './edits/index';
 export * from './files/index';
+export * from './config/index';
 export * from './lint/index';
 export * from './trace/index';
 export * from './eval/index';

@@ -1,0 +1,1 @@
+export { PROJECT_CONFIG_FILE, parseProjectConfig, resolvePath, type ProjectConfig, type ProjectConfigResult } from './project-config';
