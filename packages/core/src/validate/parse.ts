@@ -44,25 +44,80 @@ const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
 const MAX_SYNTAX_DIAGNOSTICS = 5;
 
 /**
- * Parses a policy file. Strict JSON that parses cleanly gets its value from `JSON.parse` (whose
- * strings are flat copies: strings sliced out of a large source text slow down every later map
- * lookup and keep the whole text alive); the visitor then only checks. JSONC, and strict files
- * with comments or trailing commas, get the value the visitor builds.
+ * Parses a policy file.
+ *
+ * Fast path (any file that is plain JSON, the common case): `JSON.parse` gives the value (flat
+ * strings: strings sliced out of a large source text slow down every later map lookup and keep
+ * the whole text alive), and one tight scan of the text counts members and nesting depth outside
+ * strings. Plain JSON has no comments or trailing commas, so the only syntax diagnostic left is
+ * `duplicate-key`; a document has one exactly when the text holds more members than the parsed
+ * value (a duplicate key collapses into one property). Only then, or when nesting is too deep,
+ * does the jsonc-parser visitor run to place the diagnostics.
+ *
+ * Otherwise (comments, trailing commas, syntax errors) the visitor builds the value and reports.
  */
 export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
+  let value: unknown;
+  let plain = true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    plain = false;
+  }
+  if (plain) {
+    const shape = scanShape(text);
+    if (shape.maxDepth <= MAX_DEPTH && shape.members === countMembers(value)) return { value, syntaxFailed: false, diagnostics: [] };
+    const checked = visitDocument(text, jsonc, false);
+    return checked.syntaxFailed ? checked : { value, syntaxFailed: false, diagnostics: checked.diagnostics };
+  }
   if (!jsonc) {
     const checked = visitDocument(text, false, false);
     if (checked.syntaxFailed) return checked;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      // Comments or trailing commas (errors in .json, reported) still leave a value worth checking.
-      value = visitDocument(text, false, true).value;
-    }
-    return { value, syntaxFailed: false, diagnostics: checked.diagnostics };
+    // Comments or trailing commas (errors in .json, reported) still leave a value worth checking.
+    return { value: visitDocument(text, false, true).value, syntaxFailed: false, diagnostics: checked.diagnostics };
   }
   return visitDocument(text, true, true);
+}
+
+/**
+ * Members (`:` outside strings) and the deepest nesting of a text that `JSON.parse` accepted.
+ * Strings are skipped with `indexOf` (a quote is escaped when an odd run of backslashes precedes it).
+ */
+function scanShape(text: string): { members: number; maxDepth: number } {
+  let members = 0, depth = 0, maxDepth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      let end = text.indexOf('"', i + 1);
+      while (end > 0) {
+        let backslashes = 0;
+        for (let k = end - 1; text.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
+        if ((backslashes & 1) === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      i = end;
+    } else if (c === 58 /* : */) members++;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > maxDepth) maxDepth = depth;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return { members, maxDepth };
+}
+
+/** Own members of every object in a parsed value. */
+function countMembers(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) n += countMembers(value[i]);
+    return n;
+  }
+  for (const key in value) {
+    n++;
+    n += countMembers((value as Record<string, unknown>)[key]);
+  }
+  return n;
 }
 
 interface Frame {
@@ -174,4 +229,9 @@ function visitDocument(text: string, jsonc: boolean, build: boolean): ParsedDocu
     return { value: undefined, syntaxFailed: true, diagnostics };
   }
   return { value: root, syntaxFailed: syntaxErrors > 0, diagnostics };
+}
+
+/** The visitor alone (building the value): the reference the fast path is tested against. */
+export function visitForTest(text: string, jsonc: boolean): ParsedDocument {
+  return visitDocument(text, jsonc, true);
 }

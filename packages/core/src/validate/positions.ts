@@ -4,18 +4,12 @@ export interface Position { line: number; character: number }
 export interface Range { start: Position; end: Position }
 
 export class LineIndex {
-  private readonly starts: number[];
-  constructor(readonly text: string) {
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      }
-    }
-    this.starts = starts;
+  private lineStarts: number[] | undefined;
+  /** Cheap to create: line starts are found on the first lookup (a clean file needs none). */
+  constructor(readonly text: string) {}
+
+  private get starts(): number[] {
+    return (this.lineStarts ??= lineStarts(this.text));
   }
 
   positionAt(offset: number): Position {
@@ -47,4 +41,23 @@ export class LineIndex {
     const end = line + 1 < this.starts.length ? this.starts[line + 1] : this.text.length;
     return this.text.slice(start, end).replace(/\r?\n$|\r$/, '');
   }
+}
+
+/** Offsets where lines start (after `\n`, `\r\n` or a lone `\r`), found with `indexOf` jumps. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  const hasCr = text.indexOf('\r') >= 0;
+  if (!hasCr) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    return starts;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
 }

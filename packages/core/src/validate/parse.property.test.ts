@@ -1,0 +1,38 @@
+/**
+ * The fast path of `parseDocument` (JSON.parse + one counting scan) against the reference: the
+ * jsonc-parser visitor that builds the value and reports every syntax diagnostic.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseDocument, visitForTest } from './parse';
+
+const key = fc.oneof(fc.constantFrom('a', 'b', '__proto__', 'x:y', 'q"r', 'b\\\\', '{', '['), fc.string({ maxLength: 4 }));
+const leaf = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom(':', '"', '\\', '{[', '\\"'));
+
+/** JSON texts, some with duplicate keys (objects written from key/value lists), some deeply nested. */
+const text = fc.letrec<{ node: string }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small' },
+    leaf.map((v) => JSON.stringify(v)),
+    fc.array(tie('node'), { maxLength: 4 }).map((items) => `[${items.join(', ')}]`),
+    fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(',\n ')}}`),
+  ),
+})).node;
+
+describe('parseDocument fast path', () => {
+  it('gives the value and the diagnostics of the visitor', () => {
+    fc.assert(fc.property(text, fc.boolean(), (t, jsonc) => {
+      const fast = parseDocument(t, jsonc);
+      const reference = visitForTest(t, jsonc);
+      expect(fast.syntaxFailed).toBe(reference.syntaxFailed);
+      expect(fast.diagnostics).toEqual(reference.diagnostics);
+      expect(fast.value).toEqual(reference.value);
+    }), { numRuns: 1000 });
+  });
+
+  it('reports nesting too deep for a policy, as the visitor does', () => {
+    const deep = '['.repeat(200) + ']'.repeat(200);
+    expect(parseDocument(deep, false)).toEqual(visitForTest(deep, false));
+    expect(parseDocument(deep, false).syntaxFailed).toBe(true);
+  });
+});
