@@ -1,5 +1,7 @@
-// Benchmark of `validate` (issue 2): a 10,000-rule policy against
+// Benchmark of `validate` and `check`: a 10,000-rule policy against
 //  - the peer: vscode-json-languageservice doValidation with the same schema (parse + validate),
+//    in process, and as a whole process (bench/peer-json-languageservice.mjs) against
+//    `netpolicy check --format json` as a whole process (issue 8: target <= 0.5x),
 //  - the floor: jsonc-parser parse + the precompiled Ajv validator alone;
 // and `netpolicy check` on a small file as a whole process against `node -e 0`.
 // Figures are ratios measured in the same run; targets from the issue are printed beside them.
@@ -9,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { parse } from 'jsonc-parser';
 import { getLanguageService } from 'vscode-json-languageservice';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { validate, policyValidator } from '../packages/core/dist/index.js';
+import { validate, policyValidator, parsePolicyDocument, lint } from '../packages/core/dist/index.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const schema = JSON.parse(readFileSync(`${root}schemas/network-policy.schema.json`, 'utf8'));
@@ -79,8 +81,16 @@ const schemaOnly = timeIt(() => validate(text, { fileName: 'p.json', lint: false
 const full = timeIt(() => validate(text, { fileName: 'p.json' }));
 const peer = await timeAsync(peerOnce);
 
+const parseOnly = timeIt(() => parsePolicyDocument(text, { fileName: 'p.json' }));
+const value = JSON.parse(text);
+const ajvOnly = timeIt(() => policyValidator(value));
+const lintOnly = timeIt(() => lint(value));
+
 const row = (name, ms, note = '') => console.log(`${name.padEnd(48)} ${ms.toFixed(2).padStart(9)} ms  ${note}`);
 row('floor: jsonc-parser parse + precompiled Ajv', floor);
+row('  of validate: parsePolicyDocument', parseOnly);
+row('  of validate: precompiled Ajv', ajvOnly);
+row('  of validate: lint (all rules)', lintOnly, `${((lintOnly / full) * 100).toFixed(0)}% of validate + lint (warm)`);
 row('netpolicy validate (parse, keys, schema)', schemaOnly, `${(schemaOnly / floor).toFixed(2)}x floor (target <= 2x), ${(schemaOnly / peer).toFixed(3)}x peer (target <= 0.5x)`);
 row('netpolicy validate + all lint rules', full, `${(full / floor).toFixed(2)}x floor, ${(full / peer).toFixed(3)}x peer`);
 row('peer: vscode-json-languageservice doValidation', peer);
@@ -102,6 +112,28 @@ function timeProcess(args, runs = 15) {
   return samples[Math.floor(samples.length / 2)];
 }
 const nodeEmpty = timeProcess(['-e', '0']);
+
+// Whole processes, interleaved in one run: `check --format json` of the 10,000-rule policy
+// against the peer validating the same file with our schema.
+writeFileSync(`${dir}/p10k.netpolicy.json`, text);
+function timeProcesses(commands, runs = 11) {
+  const samples = commands.map(() => []);
+  for (let i = 0; i < runs + 1; i++) {
+    commands.forEach((args, k) => {
+      const t = performance.now();
+      const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
+      if (i >= 1) samples[k].push(performance.now() - t);
+    });
+  }
+  return samples.map((s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)]);
+}
+const [checkBig, peerBig] = timeProcesses([
+  [bin, 'check', '--format', 'json', `${dir}/p10k.netpolicy.json`],
+  [`${root}bench/peer-json-languageservice.mjs`, `${dir}/p10k.netpolicy.json`],
+]);
+row('process: peer (json-languageservice) 10k rules', peerBig);
+row('process: netpolicy check --format json 10k', checkBig, `${(checkBig / peerBig).toFixed(2)}x peer (target <= 0.5x)`);
 const check = timeProcess([bin, 'check', `${dir}/small.netpolicy.json`]);
 row('process: node -e 0', nodeEmpty);
 row('process: netpolicy check small.netpolicy.json', check, `${(check / nodeEmpty).toFixed(2)}x node -e 0 (target <= 3x)`);
