@@ -5,11 +5,12 @@
  * indexed evaluator (which verifies its index candidates with them) and the naive one.
  */
 import { matchHostPattern, normaliseHost } from '../formats/host-pattern';
-import { parseAddress, parseCidr, samePrefix, type ParsedCidr } from '../formats/ip';
+import { parseAddress, samePrefix, type ParsedCidr } from '../formats/ip';
 import { matchRepositoryPattern } from '../formats/repository-pattern';
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
-import { HTTP_SOURCE_KINDS, type Connection, type Policy, type Source } from '../policy/types';
-import { parseUrl, type ParsedUrl } from './url';
+import type { Connection, Policy, Source } from '../policy/types';
+import { enabledPresets as readEnabledPresets, readConnection, readSource, type EnabledPreset } from '../policy/rules-read';
+import type { ParsedUrl } from './url';
 
 export interface RuleRef {
   /** Position in reporting order: lower wins. */
@@ -67,49 +68,26 @@ export interface EvalOptions {
   catalog?: PresetCatalog;
 }
 
-const HTTP_KINDS = new Set<string>([...HTTP_SOURCE_KINDS, 'apt']);
-
-function addSource(out: PolicyRules, source: Source, ref: RuleRef): void {
-  const kind = Object.keys(source ?? {})[0];
-  const body = (source as Record<string, any>)[kind] ?? {};
-  const addUrl = (text: unknown, entry: Omit<UrlEntry, 'url' | 'order' | 'id'>) => {
-    if (typeof text !== 'string') return;
-    const url = parseUrl(text);
-    if (!url) return;
-    out.urls.push({ ...ref, url, ...entry });
-    out.implied.push({ ...ref, host: url.host, port: url.port });
-  };
-  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-  const patterns = Array.isArray(body.repositoryPatterns) ? body.repositoryPatterns.filter((p: unknown) => typeof p === 'string') : undefined;
-  if (HTTP_KINDS.has(kind)) {
-    for (const u of list(body.urls)) addUrl(u, { kind: 'http' });
-  } else if (kind === 'cargo') {
-    addUrl(body.indexUrl, { kind: 'http' });
-    addUrl(body.downloadUrl, { kind: 'http' });
-  } else if (kind === 'oci') {
-    const operations = new Set<string>(list(body.operations).filter((o): o is string => typeof o === 'string'));
-    for (const u of list(body.urls)) addUrl(u, { kind: 'oci', operations, repositoryPatterns: patterns });
-  } else if (kind === 'git') {
-    for (const h of list(body.https)) addUrl((h as any)?.baseUrl, { kind: 'git', repositoryPatterns: patterns });
-    for (const t of list(body.ssh)) {
-      const s = t as Record<string, unknown>;
-      if (typeof s?.host !== 'string' || typeof s.port !== 'number') continue;
-      out.ssh.push({ ...ref, host: s.host.toLowerCase(), port: s.port, user: typeof s.user === 'string' ? s.user : undefined, repositoryPatterns: patterns });
-    }
+function addSource(out: PolicyRules, source: unknown, ref: RuleRef): void {
+  const read = readSource(source);
+  if (!read || read.role === undefined) return;
+  const kind = read.role;
+  for (const u of read.urls) {
+    if (!u.url) continue;
+    out.urls.push(kind === 'http' ? { ...ref, url: u.url, kind }
+      : kind === 'oci' ? { ...ref, url: u.url, kind, operations: read.operations, repositoryPatterns: read.repositoryPatterns }
+      : { ...ref, url: u.url, kind, repositoryPatterns: read.repositoryPatterns });
+    out.implied.push({ ...ref, host: u.url.host, port: u.url.port });
   }
+  for (const t of read.ssh) out.ssh.push({ ...ref, host: t.host, port: t.port, user: t.user, repositoryPatterns: read.repositoryPatterns });
 }
 
-function addConnection(out: PolicyRules, connection: Connection, ref: RuleRef): void {
-  const kind = Object.keys(connection ?? {})[0];
-  if (kind !== 'tls' && kind !== 'tcp') return; // udp and icmp have no observation kind
-  const body = (connection as Record<string, any>)[kind] ?? {};
-  const namesRaw = kind === 'tls' ? body.serverNamePatterns : body.hostPatterns;
-  const names = Array.isArray(namesRaw) ? namesRaw.filter((n: unknown) => typeof n === 'string').map((n: string) => n.toLowerCase()) : undefined;
-  const cidrs = Array.isArray(body.cidrs) ? body.cidrs.map((c: unknown) => (typeof c === 'string' ? parseCidr(c) : undefined)).filter((c: ParsedCidr | undefined): c is ParsedCidr => c !== undefined) : undefined;
-  const ports = Array.isArray(body.ports) && body.ports.length > 0 ? new Set<number>(body.ports) : undefined;
-  const alpn = kind === 'tls' && Array.isArray(body.alpn) && body.alpn.length > 0 ? body.alpn : undefined;
-  const rawCidrs = Array.isArray(body.cidrs) ? body.cidrs.filter((c: unknown) => typeof c === 'string') : undefined;
-  out.conns.push({ ...ref, kind, names, cidrs, rawCidrs, ports, alpn });
+function addConnection(out: PolicyRules, connection: unknown, ref: RuleRef): void {
+  const read = readConnection(connection);
+  if (!read || (read.kind !== 'tls' && read.kind !== 'tcp')) return; // udp and icmp have no observation kind
+  const ports = read.ports && read.ports.length > 0 ? new Set(read.ports as number[]) : undefined;
+  const alpn = read.alpn && read.alpn.length > 0 ? (read.alpn as string[]) : undefined;
+  out.conns.push({ ...ref, kind: read.kind, names: read.names, cidrs: read.cidrs, rawCidrs: read.rawCidrs, ports, alpn });
 }
 
 function addFragment(out: PolicyRules, fragment: { sources?: Source[]; connections?: Connection[] }, ref: RuleRef): void {
@@ -117,13 +95,9 @@ function addFragment(out: PolicyRules, fragment: { sources?: Source[]; connectio
   for (const c of fragment.connections ?? []) addConnection(out, c, ref);
 }
 
-/** The names of the presets a policy enables (all when `presets` is absent), in catalog order. */
-export function enabledPresets(policy: Policy, catalog: PresetCatalog): { name: string; known?: PresetCatalog['presets'][number]['known'] }[] {
-  if (policy.presets === undefined) return catalog.presets.map((p) => ({ name: p.name, known: p.opaque ? undefined : p.known }));
-  const wanted = new Set<string>(policy.presets);
-  const result = catalog.presets.filter((p) => wanted.has(p.name)).map((p) => ({ name: p.name, known: p.opaque ? undefined : p.known }));
-  for (const name of policy.presets) if (!catalog.byName.has(name)) result.push({ name, known: undefined });
-  return result;
+/** The presets a policy enables (all when `presets` is absent), in catalog order: the one reading, shared with lint. */
+export function enabledPresets(policy: Policy, catalog: PresetCatalog): EnabledPreset[] {
+  return readEnabledPresets(policy, catalog);
 }
 
 /** Flattens a policy (and its enabled presets) into entries in reporting order. */

@@ -22,6 +22,7 @@ describe('parseUrl', () => {
     const label = fc.stringMatching(/^[a-z]([a-z0-9-]{0,6}[a-z0-9])?$/);
     const arb = fc.tuple(fc.constantFrom('http', 'https'), fc.array(label, { minLength: 1, maxLength: 4 }), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.array(fc.stringMatching(/^[a-z0-9._-]{0,6}$/), { maxLength: 4 }), fc.boolean());
     fc.assert(fc.property(arb, ([scheme, labels, port, segs, query]) => {
+      if (labels.some((l) => l.startsWith('xn--'))) return; // WHATWG decodes punycode (and rejects bad punycode); D4 compares raw hosts
       const text = `${scheme}://${labels.join('.')}${port ? `:${port}` : ''}${segs.length ? '/' + segs.join('/') : ''}${query ? '?a=/b' : ''}`;
       const ours = parseUrl(text)!;
       const ref = new URL(text);

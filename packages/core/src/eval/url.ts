@@ -103,6 +103,23 @@ export function parseUrl(text: string): ParsedUrl | undefined {
   return { scheme, host, port, path: text.slice(end, pathEnd) };
 }
 
+/**
+ * A URL in the policy format (interface.md, D3): `^https?://[^/?#@]+(/[^?#]*)?$`, checked by a scan.
+ * Such a URL parses with `parseUrl` unless its port is not a number (then it permits nothing).
+ */
+export function isPolicyUrl(text: string): boolean {
+  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : -1;
+  if (start < 0) return false;
+  let i = start;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 47) break; // '/'
+    if (c === 63 || c === 35 || c === 64) return false; // '?' '#' '@'
+  }
+  if (i === start) return false;
+  return text.indexOf('?', i) < 0 && text.indexOf('#', i) < 0;
+}
+
 /** `scheme://host:port`, the key URLs are grouped by. */
 export function originKey(u: ParsedUrl): string {
   return `${u.scheme}://${u.host}:${u.port}`;

@@ -5,8 +5,8 @@
  */
 import type { ParsedCidr } from '../formats/ip';
 import type { Atom, ConnAtom, ConnClass, Coverer, GitHttpsAtom, GitSshAtom, HttpAtom, Labelled, OciAtom } from './rule-atoms';
-import { connCovers, coveringHostKeys, hostCovers, patternsCover, subset } from './rule-atoms';
-import type { ParsedUrl } from './walk';
+import { connCovers, coveringHostKeys, hostCovers, patternsCover } from './rule-atoms';
+import type { AtomUrl } from './rule-atoms';
 
 /** One server name and port of a `tls` rule; `requests` when the rule may also match HTTP requests. */
 export interface TlsPiece { host: string; port: number; requests: boolean }
@@ -91,7 +91,7 @@ const TLS_CLASSES: ConnClass[] = ['tls', 'tcp'];
  */
 const httpCovers = (a: HttpAtom, b: HttpAtom): boolean => b.purl === undefined || (a.kind === 'apt' && a.purl === b.purl);
 const anyCovers = (): boolean => true;
-const ociCovers = (a: OciAtom, b: OciAtom): boolean => subset(b.ops, a.ops) && patternsCover(a.patterns, b.patterns);
+const ociCovers = (a: OciAtom, b: OciAtom): boolean => [...b.ops].every((o) => a.ops.has(o)) && patternsCover(a.patterns, b.patterns);
 /** The repository path is what follows the base URL: only an equal base (or any repository) compares. */
 const gitCovers = (a: GitHttpsAtom, b: GitHttpsAtom, exact: boolean): boolean => a.patterns === undefined || (exact && patternsCover(a.patterns, b.patterns));
 
@@ -110,7 +110,7 @@ export class AtomIndex {
   private readonly connHosts = new Map<ConnClass, HostBuckets<ConnAtom>>();
   private readonly connCidrs = new Map<ConnClass, CidrBuckets>();
 
-  private static putUrl<A>(map: UrlMap<A>, url: ParsedUrl, entry: Labelled<A>): void {
+  private static putUrl<A>(map: UrlMap<A>, url: AtomUrl, entry: Labelled<A>): void {
     let paths = map.get(url.origin);
     if (!paths) map.set(url.origin, (paths = new Map()));
     put(paths, url.path, entry);
@@ -132,18 +132,18 @@ export class AtomIndex {
    * the entry, so finding the earliest cover needs no label-to-rank map.
    */
   add(label: string, order: number, atom: Atom): void {
-    if (atom.t === 'http' || atom.t === 'oci' || atom.t === 'git-https') {
+    if (atom.shape === 'http' || atom.shape === 'oci' || atom.shape === 'git-https') {
       const { host, port, scheme, path } = atom.url;
       // One entry serves as bucket entry and endpoint coverer.
       const entry = { label, order, atom };
-      if (atom.t === 'http') AtomIndex.putUrl(this.http, atom.url, entry as Labelled<HttpAtom>);
-      else if (atom.t === 'oci') AtomIndex.putUrl(this.oci, atom.url, entry as Labelled<OciAtom>);
+      if (atom.shape === 'http') AtomIndex.putUrl(this.http, atom.url, entry as Labelled<HttpAtom>);
+      else if (atom.shape === 'oci') AtomIndex.putUrl(this.oci, atom.url, entry as Labelled<OciAtom>);
       else AtomIndex.putUrl(this.git, atom.url, entry as Labelled<GitHttpsAtom>);
       AtomIndex.putFirst(this.endpoints, host, port, entry);
-      if (atom.t === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, entry);
+      if (atom.shape === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, entry);
       return;
     }
-    switch (atom.t) {
+    switch (atom.shape) {
       case 'git-ssh': {
         let hosts = this.ssh.get(atom.port);
         if (!hosts) this.ssh.set(atom.port, (hosts = new HostBuckets()));
@@ -170,7 +170,7 @@ export class AtomIndex {
     }
   }
 
-  private byPrefix<A, B extends { url: ParsedUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B, exact: boolean) => boolean): Coverer | undefined {
+  private byPrefix<A, B extends { url: AtomUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B, exact: boolean) => boolean): Coverer | undefined {
     const paths = map.get(b.url.origin);
     if (!paths) return undefined;
     for (const path of coveringPaths(b.url.path)) {
@@ -190,7 +190,7 @@ export class AtomIndex {
 
   /** The rule of an indexed atom covering `b`, if any. */
   find(b: Atom): Coverer | undefined {
-    switch (b.t) {
+    switch (b.shape) {
       case 'http': return this.byPrefix(this.http, b, httpCovers);
       case 'oci': return this.byPrefix(this.http, b, anyCovers) ?? this.exact(this.oci, b, ociCovers);
       case 'git-https': return this.byPrefix(this.http, b, anyCovers) ?? this.byPrefix(this.git, b, gitCovers);
@@ -207,7 +207,7 @@ export class AtomIndex {
     }
   }
 
-  private exact<A, B extends { url: ParsedUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B) => boolean): Coverer | undefined {
+  private exact<A, B extends { url: AtomUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B) => boolean): Coverer | undefined {
     for (const e of map.get(b.url.origin)?.get(b.url.path) ?? []) if (ok(e.atom, b)) return e;
     return undefined;
   }

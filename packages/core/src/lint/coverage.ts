@@ -8,13 +8,15 @@
  * sources, tcp rules against sources) nothing is reported. Earlier atoms live in an AtomIndex,
  * so a policy of n rules costs O(n x path length), never O(n^2).
  */
-import type { PresetCatalog } from '../presets/catalog';
+import { enabledPresets } from '../policy/rules-read';
+import type { EnabledPreset } from '../policy/rules-read';
 import type { LintContext } from './types';
 import { AtomIndex } from './atom-index';
 import type { TlsPiece } from './atom-index';
-import { connectionAtoms, sourceAtoms } from './rule-atoms';
+import { atomsOfConnection, atomsOfSource, connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom, Coverer } from './rule-atoms';
-import { viewOf } from './walk';
+import { readOf, viewOf } from './walk';
+import type { ConnectionEntry, SourceEntry } from './walk';
 import { jsonEquivalent, jsonHash } from '../json/canonical';
 import type { JsonObject } from './walk';
 
@@ -37,49 +39,45 @@ export interface CoverageAnalysis {
   shadowed: Coverage[];
   /** True when `presets` is omitted (every preset enabled). */
   presetsOmitted: boolean;
+  /** Index in `presets` of each enabled preset (-1 when `presets` is omitted). */
+  presetIndexes: Map<string, number>;
 }
 
-function enabledPresets(root: JsonObject | undefined, catalog: PresetCatalog): string[] {
-  const presets = root?.presets;
-  if (presets === undefined) return catalog.presets.map((p) => p.name);
-  if (!Array.isArray(presets)) return [];
-  return presets.filter((p): p is string => typeof p === 'string' && catalog.byName.has(p));
-}
-
-function presetIndex(names: string[], catalog: PresetCatalog): AtomIndex {
+/** An index of the enabled known presets (the evaluator's reading of which are enabled). */
+function presetIndex(presets: EnabledPreset[]): AtomIndex {
   const index = new AtomIndex();
   let order = 0;
-  for (const name of names) {
-    const entry = catalog.byName.get(name);
-    if (!entry || entry.opaque || !entry.known) continue;
-    const label = `preset:${name}`;
+  for (const preset of presets) {
+    if (!preset.known) continue;
+    const label = `preset:${preset.name}`;
     const rank = order++;
-    for (const s of entry.known.sources ?? []) for (const atom of sourceAtoms(s) ?? []) index.add(label, rank, atom);
-    for (const c of entry.known.connections ?? []) for (const atom of connectionAtoms(c) ?? []) index.add(label, rank, atom);
+    for (const s of preset.known.sources ?? []) for (const atom of sourceAtoms(s) ?? []) index.add(label, rank, atom);
+    for (const c of preset.known.connections ?? []) for (const atom of connectionAtoms(c) ?? []) index.add(label, rank, atom);
   }
   return index;
 }
 
 const cache = new WeakMap<object, CoverageAnalysis>();
 
-interface Entry { pointer: string; kind: string; raw: JsonObject }
+interface Entry { pointer: string; raw: JsonObject }
 
 /** The analysis of one lint context (cached: three rules ask for it). */
 export function analyseCoverage(context: LintContext): CoverageAnalysis {
   const cached = cache.get(context);
   if (cached) return cached;
-  const { catalog } = context;
   const view = viewOf(context);
-  const analysis: CoverageAnalysis = { duplicates: [], redundant: [], shadowed: [], presetsOmitted: view.root?.presets === undefined };
-  const presets = presetIndex(enabledPresets(view.root, catalog), catalog);
+  const enabled = enabledPresets(view.root, context.catalog);
+  const analysis: CoverageAnalysis = {
+    duplicates: [], redundant: [], shadowed: [], presetsOmitted: view.root?.presets === undefined,
+    presetIndexes: new Map(enabled.map((p) => [p.name, p.index])),
+  };
+  cache.set(context, analysis);
+    const presets = presetIndex(enabled);
   const policy = new AtomIndex();
   let order = 0;
   // Only entries with one recognised kind whose value is an object take part (schema errors cover the rest).
-  const groups: Array<[Entry[], (item: unknown) => Atom[] | undefined]> = [
-    [view.sources, sourceAtoms],
-    [view.connections, connectionAtoms],
-  ];
-  for (const [entries, atomsOf] of groups) {
+  const groups: Array<[Array<SourceEntry | ConnectionEntry>, boolean]> = [[view.sources, true], [view.connections, false]];
+  for (const [entries, isSource] of groups) {
     // Earlier distinct entries by hash (an array only once two share a hash): equal canonical JSON
     // (key order ignored) is a duplicate.
     const seen = new Map<number, Entry | Entry[]>();
@@ -97,11 +95,11 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
       if (bucket === undefined) seen.set(hash, entry);
       else if (Array.isArray(bucket)) bucket.push(entry);
       else seen.set(hash, [bucket, entry]);
-      const atoms = atomsOf(raw);
+      const atoms = isSource ? atomsOfSource(readOf(entry as SourceEntry)) : atomsOfConnection(readOf(entry as ConnectionEntry));
       if (!atoms || atoms.length === 0) continue;
       const byPresets = atoms.map((a) => presets.find(a));
-      if (atomsOf === sourceAtoms && byPresets.every((p) => p !== undefined)) {
-        analysis.redundant.push({ pointer, kind, rules: [], presets: uniqueLabels(byPresets as Coverer[]).map((c) => c.label.slice('preset:'.length)) });
+      if (isSource && byPresets.every((p) => p !== undefined)) {
+        analysis.redundant.push({ pointer, kind, rules: [], presets: presetNames(uniqueLabels(byPresets as Coverer[])) });
       } else {
         let coverers = atoms.map((a, j) => policy.find(a) ?? byPresets[j]);
         if (coverers.some((c) => c === undefined)) {
@@ -111,16 +109,20 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
         if (coverers.every((c) => c !== undefined)) {
           const labels = uniqueLabels(coverers as Coverer[]);
           const rules = labels.filter((c) => !c.label.startsWith('preset:')).sort((x, y) => x.order - y.order).map((c) => c.label);
-          const named = labels.filter((c) => c.label.startsWith('preset:')).map((c) => c.label.slice('preset:'.length));
-          analysis.shadowed.push({ pointer, kind, rules, presets: named });
+          analysis.shadowed.push({ pointer, kind, rules, presets: presetNames(labels) });
         }
       }
       const rank = order++;
       for (const atom of atoms) policy.add(pointer, rank, atom);
     }
   }
-  cache.set(context, analysis);
   return analysis;
+}
+
+function presetNames(coverers: Coverer[]): string[] {
+  const out: string[] = [];
+  for (const c of coverers) if (c.label.startsWith('preset:')) out.push(c.label.slice('preset:'.length));
+  return out;
 }
 
 /**
@@ -129,7 +131,7 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
  */
 function tlsPieces(atoms: Atom[]): TlsPiece[] | undefined {
   const [atom] = atoms;
-  if (atoms.length !== 1 || atom.t !== 'conn' || atom.kind !== 'tls' || !atom.hosts || !atom.ports) return undefined;
+  if (atoms.length !== 1 || atom.shape !== 'conn' || atom.kind !== 'tls' || !atom.hosts || !atom.ports) return undefined;
   if (atom.hosts.some((h) => h.startsWith('*.')) || atom.hosts.length * atom.ports.length > 256) return undefined;
   const requests = !atom.alpn || atom.alpn.length === 0;
   return atom.hosts.flatMap((host) => atom.ports!.map((port) => ({ host, port, requests })));

@@ -1,6 +1,7 @@
 /** `insecure-url`: a source URL (urls, indexUrl, downloadUrl, https[].baseUrl) using plain `http://`. */
 import type { LintFinding, LintRule } from './types';
-import { parseUrl, sourceUrls, viewOf } from './walk';
+import { isPolicyUrl } from '../eval/url';
+import { sourceUrls, viewOf } from './walk';
 
 export const insecureUrl: LintRule = {
   code: 'insecure-url',
@@ -8,8 +9,7 @@ export const insecureUrl: LintRule = {
   check(context) {
     const findings: LintFinding[] = [];
     for (const ref of sourceUrls(viewOf(context))) {
-      // Only an http:// text can parse with scheme http: the others need not be parsed.
-      if (!ref.url.startsWith('http://') || !parseUrl(ref.url)) continue;
+      if (!ref.url.startsWith('http://') || !isPolicyUrl(ref.url)) continue;
       const secure = `https://${ref.url.slice('http://'.length)}`;
       findings.push({
         code: 'insecure-url',

@@ -5,166 +5,77 @@
  */
 import { cidrContains } from '../formats/ip';
 import type { ParsedCidr } from '../formats/ip';
-import { isHostPattern } from '../formats/host-pattern';
-import { isRepositoryPattern, matchRepositoryPattern } from '../formats/repository-pattern';
-import { HTTP_SOURCE_KINDS } from '../policy/types';
-import { cidrOf, isObject, onlyKeys, parseUrl, soleKey } from './walk';
-import type { ParsedUrl } from './walk';
+import { matchRepositoryPattern } from '../formats/repository-pattern';
+import { readConnection, readSource } from '../policy/rules-read';
+import type { ConnectionRead, SourceRead } from '../policy/rules-read';
+import { originKey } from '../eval/url';
+import type { ParsedUrl } from '../eval/url';
 
 export type ConnClass = 'tls' | 'tcp' | 'udp' | 'icmp';
 
-export interface HttpAtom { t: 'http'; url: ParsedUrl; kind: string; purl?: string }
-export interface OciAtom { t: 'oci'; url: ParsedUrl; ops: string[]; patterns: Repos }
-export interface GitHttpsAtom { t: 'git-https'; url: ParsedUrl; patterns: Repos }
-export interface GitSshAtom { t: 'git-ssh'; host: string; port: number; user?: string; patterns: Repos }
+/** A URL as the evaluator parsed it, with its `scheme://host:port` (the first key of the coverage index). */
+export interface AtomUrl extends ParsedUrl { origin: string }
+
+/** A URL of an HTTP-kind source (`purl`: an apt `purlNamespace`, which names the packages it serves). */
+export interface HttpAtom { shape: 'http'; url: AtomUrl; kind: string; purl?: string }
+export interface OciAtom { shape: 'oci'; url: AtomUrl; ops: ReadonlySet<string>; patterns: Repos }
+export interface GitHttpsAtom { shape: 'git-https'; url: AtomUrl; patterns: Repos }
+export interface GitSshAtom { shape: 'git-ssh'; host: string; port: number; user?: string; patterns: Repos }
 export interface ConnAtom {
-  t: 'conn';
+  shape: 'conn';
   kind: ConnClass;
-  hosts?: string[];
-  cidrs?: ParsedCidr[];
-  ports?: number[];
-  alpn?: string[];
+  hosts?: readonly string[];
+  cidrs?: readonly ParsedCidr[];
+  ports?: readonly number[];
+  alpn?: readonly string[];
 }
 export type Atom = HttpAtom | OciAtom | GitHttpsAtom | GitSshAtom | ConnAtom;
 
 /** What covers an atom: a rule pointer or `preset:<name>`, and its rank (earliest first). */
 export interface Coverer { label: string; order: number }
 export interface Labelled<A> extends Coverer { atom: A }
+
 // ---------------------------------------------------------------------------------------------
-// Strict shapes: only rules whose meaning is certain become atoms.
+// Atoms from the shared reading of rules (policy/rules-read.ts): only exact rules become atoms,
+// so coverage is claimed only where the schema and the evaluator agree on what a rule means.
 
-const FAIL = Symbol('malformed');
-type Maybe<T> = T | typeof FAIL;
+function atomUrl(url: ParsedUrl): AtomUrl {
+  return { scheme: url.scheme, host: url.host, port: url.port, path: url.path, origin: originKey(url) };
+}
 
-
-function urlList(v: unknown): Maybe<ParsedUrl[]> {
-  if (!Array.isArray(v) || v.length === 0) return FAIL;
-  const out: ParsedUrl[] = [];
-  for (const item of v) {
-    const url = parseUrl(item);
-    if (!url) return FAIL;
-    out.push(url);
+/** The atoms of a read source (exact reads only). */
+export function atomsOfSource(read: SourceRead): Atom[] | undefined {
+  if (!read.exact) return undefined;
+  const patterns = read.role === 'http' ? undefined : preparePatterns(read.repositoryPatterns);
+  const atoms: Atom[] = [];
+  for (const u of read.urls) {
+    const url = atomUrl(u.url!);
+    if (read.role === 'http') atoms.push({ shape: 'http', url, kind: read.kind, purl: read.purlNamespace });
+    else if (read.role === 'oci') atoms.push({ shape: 'oci', url, ops: read.operations!, patterns });
+    else atoms.push({ shape: 'git-https', url, patterns });
   }
-  return out;
+  for (const t of read.ssh) atoms.push({ shape: 'git-ssh', host: t.host, port: t.port, user: t.user, patterns });
+  return atoms;
 }
 
-function optionalStrings(v: unknown, ok: (s: string) => boolean, nonEmpty: boolean): Maybe<string[] | undefined> {
-  if (v === undefined) return undefined;
-  if (!Array.isArray(v) || (nonEmpty && v.length === 0)) return FAIL;
-  for (const item of v) if (typeof item !== 'string' || !ok(item)) return FAIL;
-  return v as string[];
+/** The atom of a read connection (exact reads only). */
+export function atomsOfConnection(read: ConnectionRead): Atom[] | undefined {
+  if (!read.exact) return undefined;
+  const kind = read.kind as ConnClass;
+  return [{
+    shape: 'conn', kind, hosts: read.names, cidrs: read.cidrs,
+    ports: read.ports as number[] | undefined, alpn: read.alpn as string[] | undefined,
+  }];
 }
-
-function optionalPorts(v: unknown): Maybe<number[] | undefined> {
-  if (v === undefined) return undefined;
-  if (!Array.isArray(v)) return FAIL;
-  for (const p of v) if (typeof p !== 'number' || !Number.isInteger(p) || p < 1 || p > 65535) return FAIL;
-  return v as number[];
-}
-
-const httpKinds = new Set<string>(HTTP_SOURCE_KINDS);
 
 export function sourceAtoms(item: unknown): Atom[] | undefined {
-  if (!isObject(item)) return undefined;
-  const kind = soleKey(item);
-  if (kind === undefined) return undefined;
-  const body = item[kind];
-  if (!isObject(body)) return undefined;
-  if (httpKinds.has(kind) || kind === 'apt') {
-    if (!onlyKeys(body, kind === 'apt' ? ['urls', 'purlNamespace'] : ['urls'])) return undefined;
-    const urls = urlList(body.urls);
-    if (urls === FAIL) return undefined;
-    if (body.purlNamespace !== undefined && typeof body.purlNamespace !== 'string') return undefined;
-    const purl = typeof body.purlNamespace === 'string' && body.purlNamespace !== '' ? body.purlNamespace : undefined;
-    return urls.map((url) => ({ t: 'http', url, kind, purl }));
-  }
-  if (kind === 'cargo') {
-    if (!onlyKeys(body, ['indexUrl', 'downloadUrl'])) return undefined;
-    const a = parseUrl(body.indexUrl), b = parseUrl(body.downloadUrl);
-    return a && b ? [{ t: 'http', url: a, kind }, { t: 'http', url: b, kind }] : undefined;
-  }
-  if (kind === 'oci') {
-    if (!onlyKeys(body, ['urls', 'repositoryPatterns', 'operations'])) return undefined;
-    const urls = urlList(body.urls);
-    const patterns = optionalStrings(body.repositoryPatterns, isRepositoryPattern, false);
-    const ops = optionalStrings(body.operations, (o) => o === 'pull' || o === 'push' || o === 'delete', true);
-    if (urls === FAIL || patterns === FAIL || ops === FAIL || ops === undefined) return undefined;
-    const repos = preparePatterns(patterns);
-    return urls.map((url) => ({ t: 'oci', url, ops, patterns: repos }));
-  }
-  if (kind === 'git') {
-    if (!onlyKeys(body, ['repositoryPatterns', 'https', 'ssh'])) return undefined;
-    const patterns = optionalStrings(body.repositoryPatterns, isRepositoryPattern, false);
-    if (patterns === FAIL || (body.https === undefined && body.ssh === undefined)) return undefined;
-    const repos = preparePatterns(patterns);
-    const atoms: Atom[] = [];
-    if (body.https !== undefined) {
-      if (!Array.isArray(body.https) || body.https.length === 0) return undefined;
-      for (const t of body.https) {
-        if (!isObject(t) || !onlyKeys(t, ['baseUrl'])) return undefined;
-        const url = parseUrl(t.baseUrl);
-        if (!url) return undefined;
-        atoms.push({ t: 'git-https', url, patterns: repos });
-      }
-    }
-    if (body.ssh !== undefined) {
-      if (!Array.isArray(body.ssh) || body.ssh.length === 0) return undefined;
-      for (const t of body.ssh) {
-        if (!isObject(t) || !onlyKeys(t, ['host', 'port', 'user', 'upstreamKnownHosts'])) return undefined;
-        if (typeof t.host !== 'string' || !isHostPattern(t.host)) return undefined;
-        const port = optionalPorts([t.port]);
-        if (port === FAIL || t.port === undefined) return undefined;
-        if (t.user !== undefined && typeof t.user !== 'string') return undefined;
-        if (optionalStrings(t.upstreamKnownHosts, () => true, false) === FAIL) return undefined;
-        atoms.push({ t: 'git-ssh', host: t.host.toLowerCase(), port: t.port as number, user: t.user as string | undefined, patterns: repos });
-      }
-    }
-    return atoms;
-  }
-  return undefined;
+  const read = readSource(item);
+  return read && atomsOfSource(read);
 }
 
 export function connectionAtoms(item: unknown): Atom[] | undefined {
-  if (!isObject(item)) return undefined;
-  const kind = soleKey(item);
-  if (kind === undefined) return undefined;
-  const body = item[kind];
-  if (!isObject(body)) return undefined;
-  const cidrsOf = (v: unknown, ipv4Only: boolean): Maybe<ParsedCidr[] | undefined> => {
-    if (v === undefined) return undefined;
-    if (!Array.isArray(v) || v.length === 0) return FAIL;
-    const out: ParsedCidr[] = [];
-    for (const t of v) {
-      const cidr = typeof t === 'string' ? cidrOf(t, ipv4Only) : undefined;
-      if (!cidr) return FAIL;
-      out.push(cidr);
-    }
-    return out;
-  };
-  const hostsOf = (v: unknown) => {
-    const h = optionalStrings(v, isHostPattern, true);
-    return h === FAIL || h === undefined ? h : h.map((p) => p.toLowerCase());
-  };
-  if (kind === 'tls' || kind === 'tcp') {
-    const hostMember = kind === 'tls' ? 'serverNamePatterns' : 'hostPatterns';
-    if (!onlyKeys(body, kind === 'tls' ? [hostMember, 'cidrs', 'ports', 'alpn'] : [hostMember, 'cidrs', 'ports'])) return undefined;
-    const hosts = hostsOf(body[hostMember]);
-    const cidrs = cidrsOf(body.cidrs, false);
-    const ports = optionalPorts(body.ports);
-    const alpn = kind === 'tls' ? optionalStrings(body.alpn, (s) => s.length > 0, false) : undefined;
-    if (hosts === FAIL || cidrs === FAIL || ports === FAIL || alpn === FAIL) return undefined;
-    if (!hosts && !cidrs) return undefined;
-    if (kind === 'tls' && (!ports || ports.length === 0)) return undefined;
-    return [{ t: 'conn', kind, hosts, cidrs, ports, alpn }];
-  }
-  if (kind === 'udp' || kind === 'icmp') {
-    if (!onlyKeys(body, kind === 'udp' ? ['cidrs', 'ports'] : ['cidrs'])) return undefined;
-    const cidrs = cidrsOf(body.cidrs, true);
-    const ports = kind === 'udp' ? optionalPorts(body.ports) : undefined;
-    if (cidrs === FAIL || cidrs === undefined || ports === FAIL) return undefined;
-    return [{ t: 'conn', kind, cidrs, ports }];
-  }
-  return undefined;
+  const read = readConnection(item);
+  return read && atomsOfConnection(read);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,7 +120,7 @@ function repositoryPatternCovers(a: RepoPattern, b: RepoPattern): boolean {
  */
 class RepositoryPatterns {
   private prepared?: RepoPattern[];
-  constructor(private readonly texts: string[]) {}
+  constructor(private readonly texts: readonly string[]) {}
 
   get list(): RepoPattern[] {
     return (this.prepared ??= this.texts.map(prepare));
@@ -222,7 +133,7 @@ export type Repos = RepositoryPatterns | undefined;
 /** Only `**` segments (the `everything` of `prepare`), tested without splitting. */
 const EVERY_REPOSITORY = /^\*\*(?:\/\*\*)*$/;
 
-export function preparePatterns(patterns: string[] | undefined): Repos {
+export function preparePatterns(patterns: readonly string[] | undefined): Repos {
   if (patterns === undefined) return undefined;
   return patterns.some((p) => EVERY_REPOSITORY.test(p)) ? undefined : new RepositoryPatterns(patterns);
 }
@@ -252,11 +163,16 @@ export function coveringHostKeys(b: string): string[] {
   return keys;
 }
 
-export function subset<T>(small: T[], big: T[]): boolean {
-  const set = new Set(big);
-  return small.every((x) => set.has(x));
+export function subset<T>(small: readonly T[], big: readonly T[]): boolean {
+  return small.every((x) => big.includes(x));
 }
 
+const stated = <T>(list: readonly T[] | undefined): list is readonly T[] => list !== undefined && list.length > 0;
+
+/**
+ * Connection atom `a` permits everything `b` permits, judged as eval/rules.ts matches them (`ports`
+ * and `alpn` absent or empty state no criterion; a tls rule stating `alpn` matches no request).
+ */
 export function connCovers(a: ConnAtom, b: ConnAtom): boolean {
   const crossTcp = a.kind === 'tcp' && b.kind === 'tls';
   if (a.kind !== b.kind && !crossTcp) return false;
@@ -264,19 +180,14 @@ export function connCovers(a: ConnAtom, b: ConnAtom): boolean {
   if (crossTcp && a.hosts) return false;
   if (a.hosts && !(b.hosts && b.hosts.every((h) => a.hosts!.some((g) => hostCovers(g, h))))) return false;
   if (a.cidrs && !(b.cidrs && b.cidrs.every((c) => a.cidrs!.some((d) => cidrContains(d, c))))) return false;
-  if (a.kind === 'tcp' || a.kind === 'tls') {
-    // tcp: absent or [] = any port; tls: ports are required and non-empty.
+  if (a.kind === 'udp') {
+    // udp and icmp rules are never matched (no observation kind); compared as written, `[]` left open.
     if (a.ports && a.ports.length > 0 && !(b.ports && b.ports.length > 0 && subset(b.ports, a.ports))) return false;
-  } else if (a.kind === 'udp') {
-    if (a.ports && a.ports.length > 0 && !(b.ports && b.ports.length > 0 && subset(b.ports, a.ports))) return false;
-    if (a.ports && a.ports.length === 0 && !(b.ports && b.ports.length === 0)) return false; // `[]` left open by D4
+    if (a.ports && a.ports.length === 0 && !(b.ports && b.ports.length === 0)) return false;
+    return true;
   }
-  if (a.kind === 'tls') {
-    // A tls rule stating alpn never matches a request; whether `alpn: []` does is left open, so only an
-    // absent alpn is sure to match requests.
-    const bMayMatchRequests = !b.alpn || b.alpn.length === 0;
-    if (bMayMatchRequests && a.alpn !== undefined) return false;
-    if (a.alpn && a.alpn.length > 0 && !(b.alpn && b.alpn.length > 0 && subset(b.alpn, a.alpn))) return false;
-  }
+  if (stated(a.ports) && !(stated(b.ports) && subset(b.ports, a.ports))) return false;
+  // b (tls) matches requests and connections offering any ALPN unless it states alpn.
+  if (a.kind === 'tls' && stated(a.alpn) && !(stated(b.alpn) && subset(b.alpn, a.alpn))) return false;
   return true;
 }

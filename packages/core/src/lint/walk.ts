@@ -5,7 +5,8 @@
  */
 import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
 import type { ConnectionKind, SourceKind } from '../policy/types';
-import { isIpOrPrefix, isIpv4OrPrefix, parseCidr } from '../formats/ip';
+import { cidrOf, readConnection, readSource } from '../policy/rules-read';
+import type { ConnectionRead, SourceRead, UrlRead } from '../policy/rules-read';
 import type { ParsedCidr } from '../formats/ip';
 import { isHostPattern } from '../formats/host-pattern';
 
@@ -68,6 +69,8 @@ export interface SourceEntry {
   body: JsonObject;
   /** The whole source object. */
   raw: JsonObject;
+  /** Set by `readOf`. */
+  read?: SourceRead;
 }
 
 export interface ConnectionEntry {
@@ -76,6 +79,8 @@ export interface ConnectionEntry {
   kind: ConnectionKind;
   body: JsonObject;
   raw: JsonObject;
+  /** Set by `readOf`. */
+  read?: ConnectionRead;
 }
 
 export interface PolicyView {
@@ -132,46 +137,6 @@ function walk(value: unknown): PolicyView {
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
 
-/** URL rule of interface.md / D3: `^https?://[^/?#@]+(/[^?#]*)?$`, checked by a scan. */
-export interface ParsedUrl {
-  scheme: 'http' | 'https';
-  /** Lower-case host (brackets kept for an IPv6 literal). */
-  host: string;
-  /** Explicit port, or 80/443 implied by the scheme. */
-  port: number;
-  /** Path, `/` when absent. */
-  path: string;
-  /** `scheme://host:port`: the first key of the coverage index (built once per URL). */
-  origin: string;
-}
-
-export function parseUrl(text: unknown): ParsedUrl | undefined {
-  if (typeof text !== 'string') return undefined;
-  let scheme: 'http' | 'https';
-  let rest: string;
-  if (text.startsWith('https://')) { scheme = 'https'; rest = text.slice(8); }
-  else if (text.startsWith('http://')) { scheme = 'http'; rest = text.slice(7); }
-  else return undefined;
-  const slash = rest.indexOf('/');
-  const authority = slash < 0 ? rest : rest.slice(0, slash);
-  const path = slash < 0 ? '/' : rest.slice(slash);
-  if (authority.length === 0) return undefined;
-  if (authority.includes('?') || authority.includes('#') || authority.includes('@')) return undefined;
-  if (path.includes('?') || path.includes('#')) return undefined;
-  let host = authority;
-  let port = scheme === 'https' ? 443 : 80;
-  const colon = authority.lastIndexOf(':');
-  if (colon >= 0 && colon > authority.lastIndexOf(']')) {
-    const digits = authority.slice(colon + 1);
-    if (/^[0-9]{1,5}$/.test(digits)) {
-      port = Number(digits);
-      host = authority.slice(0, colon);
-    }
-  }
-  host = host.toLowerCase();
-  return { scheme, host, port, path, origin: `${scheme}://${host}:${port}` };
-}
-
 /**
  * A value inside a source or connection: `<entry>/<kind>/<member>[/<item>][/<leaf>]`. The pointer text
  * is built when read, since few values get a finding (building 10,000s of them up front cost GC time).
@@ -190,54 +155,31 @@ abstract class MemberRef {
 
 /** A URL-valued member of a source, with its pointer. */
 export class UrlRef extends MemberRef {
-  constructor(readonly source: SourceEntry, readonly url: string, member: string, item?: number, leaf?: string) {
-    super(source, member, item, leaf);
+  /** The URL text. */
+  readonly url: string;
+  constructor(readonly source: SourceEntry, readonly read: UrlRead) {
+    super(source, read.member, read.item, read.leaf);
+    this.url = read.text;
   }
 }
 
-/** Every URL string of every source: `urls` items, cargo `indexUrl`/`downloadUrl`, git `https[].baseUrl`. */
+/** The shared reading of a source (policy/rules-read.ts), made once per entry on first use. */
+export function readOf(entry: SourceEntry): SourceRead;
+export function readOf(entry: ConnectionEntry): ConnectionRead;
+export function readOf(entry: SourceEntry | ConnectionEntry): SourceRead | ConnectionRead {
+  if (entry.read) return entry.read;
+  // The walker only lists objects whose sole member is an object: the reader always answers.
+  return (entry.read = entry.pointer.startsWith('/sources/') ? readSource(entry.raw)! : readConnection(entry.raw)!);
+}
+
+/** Every URL string of every source (`urls` items, cargo `indexUrl`/`downloadUrl`, git `https[].baseUrl`), as the reader found them. */
 export function sourceUrls(view: PolicyView): UrlRef[] {
   if (view.memo.urls) return view.memo.urls;
   const out: UrlRef[] = (view.memo.urls = []);
   for (const source of view.sources) {
-    const { body, kind } = source;
-    if (kind === 'cargo') {
-      for (const member of ['indexUrl', 'downloadUrl']) {
-        const v = body[member];
-        if (typeof v === 'string') out.push(new UrlRef(source, v, member));
-      }
-    } else if (kind === 'git') {
-      if (Array.isArray(body.https)) {
-        body.https.forEach((t, j) => {
-          if (isObject(t) && typeof t.baseUrl === 'string') out.push(new UrlRef(source, t.baseUrl, 'https', j, 'baseUrl'));
-        });
-      }
-    } else {
-      const urls = body.urls;
-      if (!Array.isArray(urls)) continue;
-      for (let j = 0; j < urls.length; j++) if (typeof urls[j] === 'string') out.push(new UrlRef(source, urls[j], 'urls', j));
-    }
+    for (const u of readOf(source).urls) out.push(new UrlRef(source, u));
   }
   return out;
-}
-
-/** By field format (any IP, IPv4 only), then text: no key text to build per lookup. */
-const cidrMemo = { any: new Map<string, ParsedCidr | null>(), v4: new Map<string, ParsedCidr | null>() };
-
-/**
- * A CIDR in the format of its field (`ipv4-or-prefix` when `ipv4Only`, else `ip-or-prefix`), parsed;
- * undefined when the text is not in that format. Memoised: the walker and the coverage index both ask.
- * The result is shared: never mutate it.
- */
-export function cidrOf(text: string, ipv4Only: boolean): ParsedCidr | undefined {
-  const memo = ipv4Only ? cidrMemo.v4 : cidrMemo.any;
-  let cidr = memo.get(text);
-  if (cidr === undefined) {
-    cidr = (ipv4Only ? isIpv4OrPrefix(text) : isIpOrPrefix(text)) ? parseCidr(text) ?? null : null;
-    if (memo.size >= 25000) memo.clear();
-    memo.set(text, cidr);
-  }
-  return cidr ?? undefined;
 }
 
 export class CidrRef extends MemberRef {
