@@ -54,7 +54,10 @@ describe('repository pattern coverage', () => {
     expect(cover(['team/**'], ['team/app', 'team/*/x'])).toBe(true);
     expect(cover(['team/*'], ['TEAM/app'])).toBe(true);
     expect(cover(undefined, ['x'])).toBe(true);
-    expect(cover(['**'], undefined)).toBe(true);
+    // `**` matches every non-empty path; absent patterns also allow none (`/v2/`, an ssh command without a path).
+    expect(cover(['**'], undefined)).toBe(false);
+    expect(cover(['**'], ['team/app', 'x/**'])).toBe(true);
+    expect(matchRepositoryPattern('**', '')).toBe(false);
     expect(cover(['team/*'], undefined)).toBe(false);
     expect(cover(['team/*'], ['team/**'])).toBe(false);
     expect(cover(['a/b'], ['a/*'])).toBe(false);

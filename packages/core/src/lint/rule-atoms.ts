@@ -130,12 +130,13 @@ class RepositoryPatterns {
 /** Repository patterns of a source; undefined = any repository. */
 export type Repos = RepositoryPatterns | undefined;
 
-/** Only `**` segments (the `everything` of `prepare`), tested without splitting. */
-const EVERY_REPOSITORY = /^\*\*(?:\/\*\*)*$/;
-
+/**
+ * Absent patterns mean any repository, even none (the `/v2/` check, an empty path below a git base,
+ * an ssh command without a recorded path); `**` matches every non-empty path only, so it is not
+ * the same as absent (the property test found a shadowed-rule false positive when it was).
+ */
 export function preparePatterns(patterns: readonly string[] | undefined): Repos {
-  if (patterns === undefined) return undefined;
-  return patterns.some((p) => EVERY_REPOSITORY.test(p)) ? undefined : new RepositoryPatterns(patterns);
+  return patterns === undefined ? undefined : new RepositoryPatterns(patterns);
 }
 
 /** `a` (undefined = any repository) covers `b`. */
