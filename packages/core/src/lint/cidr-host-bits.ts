@@ -1,18 +1,17 @@
 /** `cidr-host-bits`: a prefix whose address has bits set after the prefix length (`10.0.0.1/8`). */
 import { hasHostBits, networkOf } from '../formats/ip';
-import type { LintFinding, LintRule } from './types';
+import type { LintRule, RuleFinding } from './types';
 import { connectionCidrs, viewOf } from './walk';
 
 export const cidrHostBits: LintRule = {
   code: 'cidr-host-bits',
   description: 'A CIDR prefix has host bits set; it means its network address.',
   check(context) {
-    const findings: LintFinding[] = [];
+    const findings: RuleFinding[] = [];
     for (const ref of connectionCidrs(viewOf(context))) {
       if (!ref.cidr.explicitPrefix || !hasHostBits(ref.cidr)) continue;
       const network = networkOf(ref.cidr);
       findings.push({
-        code: 'cidr-host-bits',
         pointer: ref.pointer,
         message: `\`${ref.text}\` has host bits set after the /${ref.cidr.prefix} prefix, so it stands for the whole network \`${network}\`. Write \`${network}\`, or \`${ref.text.slice(0, ref.text.indexOf('/'))}\` alone for that single address.`,
         data: { kind: 'replace', value: network, title: `Change to ${network}` },

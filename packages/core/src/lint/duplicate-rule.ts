@@ -7,7 +7,6 @@ export const duplicateRule: LintRule = {
   description: 'A source or connection repeats an earlier one exactly.',
   check(context) {
     return analyseCoverage(context).duplicates.map((d) => ({
-      code: 'duplicate-rule' as const,
       pointer: d.pointer,
       message: `This ${d.kind} ${d.pointer.startsWith('/sources/') ? 'source' : 'connection'} is identical to ${d.earlier}, so it never changes a verdict. Remove it.`,
       data: { kind: 'remove-element' as const, title: `Remove duplicate of ${d.earlier}` },

@@ -42,13 +42,19 @@ function comparePointers(a: string, b: string): number {
 }
 
 /**
- * Runs every lint rule on a parsed document (any JSON value; never throws on its shape).
- * Findings are sorted by pointer, then by the order of `lintRules`.
+ * Runs every enabled lint rule on a parsed document (any JSON value; never throws on its shape) and
+ * stamps each finding with its rule's code. A rule that is not enabled does no work (the analyses
+ * rules share, such as coverage, are built only when a rule asks). Findings are sorted by pointer,
+ * then by the order of `lintRules`.
  */
 export function lint(value: unknown, options: LintOptions = {}): LintFinding[] {
   const context = { value, catalog: options.catalog ?? defaultPresetCatalog };
   const enabled = options.enabled;
-  const findings = lintRules.flatMap((rule, order) => (enabled && !enabled(rule.code) ? [] : rule.check(context).map((finding) => ({ finding, order }))));
-  findings.sort((x, y) => comparePointers(x.finding.pointer, y.finding.pointer) || x.order - y.order);
+  const findings: Array<{ finding: LintFinding; order: number }> = [];
+  lintRules.forEach((rule, order) => {
+    if (enabled && !enabled(rule.code)) return;
+    for (const f of rule.check(context)) findings.push({ finding: { code: rule.code, ...f }, order });
+  });
+  if (findings.length > 1) findings.sort((x, y) => comparePointers(x.finding.pointer, y.finding.pointer) || x.order - y.order);
   return findings.map((f) => f.finding);
 }

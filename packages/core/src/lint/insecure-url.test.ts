@@ -23,7 +23,8 @@ describe('insecure-url', () => {
         { npm: { urls: ['http://npm.example'] } },
       ],
     })).toEqual([
-      '/sources/0/cargo/indexUrl', '/sources/0/cargo/downloadUrl', '/sources/1/git/https/1/baseUrl',
+      // lint() reports in pointer order (member names compared as text).
+      '/sources/0/cargo/downloadUrl', '/sources/0/cargo/indexUrl', '/sources/1/git/https/1/baseUrl',
       '/sources/2/oci/urls/0', '/sources/3/apt/urls/0', '/sources/4/npm/urls/0',
     ]);
   });

@@ -1,5 +1,5 @@
 /** `insecure-url`: a source URL (urls, indexUrl, downloadUrl, https[].baseUrl) using plain `http://`. */
-import type { LintFinding, LintRule } from './types';
+import type { LintRule, RuleFinding } from './types';
 import { isPolicyUrl } from '../eval/url';
 import { sourceUrls, viewOf } from './walk';
 
@@ -7,12 +7,11 @@ export const insecureUrl: LintRule = {
   code: 'insecure-url',
   description: 'A source URL uses http://: downloads can be read and altered in transit.',
   check(context) {
-    const findings: LintFinding[] = [];
+    const findings: RuleFinding[] = [];
     for (const ref of sourceUrls(viewOf(context))) {
       if (!ref.url.startsWith('http://') || !isPolicyUrl(ref.url)) continue;
       const secure = `https://${ref.url.slice('http://'.length)}`;
       findings.push({
-        code: 'insecure-url',
         pointer: ref.pointer,
         message: `\`${ref.url}\` uses plain http://: anything on the path can read or replace what the job downloads. Use \`${secure}\` if the server offers HTTPS.`,
         data: { kind: 'replace', value: secure, title: `Change to ${secure}` },

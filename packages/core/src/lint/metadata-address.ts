@@ -1,7 +1,7 @@
 /** `metadata-address`: a CIDR that contains a cloud instance-metadata endpoint. */
 import { cidrContains, parseCidr } from '../formats/ip';
 import type { ParsedCidr } from '../formats/ip';
-import type { LintFinding, LintRule } from './types';
+import type { LintRule, RuleFinding } from './types';
 import { connectionCidrs, viewOf } from './walk';
 
 /**
@@ -22,13 +22,12 @@ export const metadataAddress: LintRule = {
   code: 'metadata-address',
   description: 'A CIDR contains a cloud metadata address (169.254.169.254, fd00:ec2::254, ...), which hands out instance credentials.',
   check(context) {
-    const findings: LintFinding[] = [];
+    const findings: RuleFinding[] = [];
     for (const ref of connectionCidrs(viewOf(context))) {
       const hit = [...new Set(targets.filter((t) => cidrContains(ref.cidr, t.cidr)).map((t) => t.text))];
       if (hit.length === 0) continue;
       const names = hit.map((a) => `\`${a}\``).join(', ');
       findings.push({
-        code: 'metadata-address',
         pointer: ref.pointer,
         message: `\`${ref.text}\` contains the cloud metadata address${hit.length > 1 ? 'es' : ''} ${names}, which ${hit.length > 1 ? 'serve' : 'serves'} instance credentials to anything that can reach ${hit.length > 1 ? 'them' : 'it'}. Narrow the CIDR so it excludes ${hit.length > 1 ? 'them' : 'it'}.`,
       });

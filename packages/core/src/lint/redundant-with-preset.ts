@@ -15,7 +15,6 @@ export const redundantWithPreset: LintRule = {
       const names = r.presets.map((p) => `\`${p}\``).join(' and ');
       const why = analysis.presetsOmitted ? ' (every preset is enabled because `presets` is omitted)' : '';
       return {
-        code: 'redundant-with-preset' as const,
         pointer: r.pointer,
         message: `Preset${r.presets.length > 1 ? 's' : ''} ${names} already allow${r.presets.length > 1 ? '' : 's'} everything this ${r.kind} source allows${why}. Remove the source, or list \`presets\` without ${names} if you want this source to be the only way in.`,
         data: { kind: 'remove-element' as const, title: 'Remove source provided by a preset' },

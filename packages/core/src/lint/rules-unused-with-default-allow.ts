@@ -13,7 +13,6 @@ export const rulesUnusedWithDefaultAllow: LintRule = {
     if (view.connectionItems.length > 0) counts.push(`${view.connectionItems.length} connection${view.connectionItems.length === 1 ? '' : 's'}`);
     if (counts.length === 0) return [];
     return [{
-      code: 'rules-unused-with-default-allow',
       pointer: '/default',
       message: `\`default\` is "allow", so every access is allowed and the ${counts.join(' and ')} never change a verdict. Set \`default\` to "deny" to enforce them, or remove them.`,
       data: { kind: 'replace', value: 'deny', title: 'Change default to "deny"' },

@@ -19,7 +19,6 @@ export const shadowedRule: LintRule = {
       const by = [...s.rules, ...s.presets.map((p) => `preset \`${p}\``)];
       const what = s.rules.length > 0 ? (s.rules.length === 1 ? 'the earlier rule ' : 'the earlier rules ') : '';
       return {
-        code: 'shadowed-rule' as const,
         pointer: s.pointer,
         message: `Everything this ${s.kind} ${s.pointer.startsWith('/sources/') ? 'source' : 'connection'} allows is already allowed by ${what}${list(by)}, so it never decides an access. Remove it, or narrow ${by.length === 1 ? 'that rule' : 'those rules'} if this one was meant to be the only way in.`,
         data: { kind: 'remove-element' as const, title: 'Remove shadowed rule' },

@@ -22,9 +22,12 @@ export interface LintFinding {
   tags?: DiagnosticTag[];
 }
 
+/** What a rule reports: a finding without its code (`lint()` stamps the rule's code on each). */
+export type RuleFinding = Omit<LintFinding, 'code'>;
+
 export interface LintRule {
   code: LintCode;
   /** One line for docs and hovers. */
   description: string;
-  check(context: LintContext): LintFinding[];
+  check(context: LintContext): RuleFinding[];
 }
