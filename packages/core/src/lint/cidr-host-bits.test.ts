@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { cidrHostBits } from './cidr-host-bits';
 import { pointers, run } from './test-helpers';
+import { fixesOf } from '../validate/types';
 
 describe('cidr-host-bits', () => {
   test('a prefix with host bits set is reported at the cidr with the network address as fix', () => {
@@ -8,8 +9,14 @@ describe('cidr-host-bits', () => {
     expect(findings).toEqual([{
       code: 'cidr-host-bits',
       pointer: '/connections/0/tcp/cidrs/1',
-      message: expect.stringContaining('`10.0.0.1/8`'),
-      data: { kind: 'replace', value: '10.0.0.0/8', title: 'Change to 10.0.0.0/8' },
+      message: expect.stringMatching(/`10\.0\.0\.1\/8`.*Write `10\.0\.0\.0\/8`, or `10\.0\.0\.1\/32` for that single address/),
+      data: {
+        kind: 'choices',
+        fixes: [
+          { kind: 'replace', value: '10.0.0.0/8', title: 'Change to 10.0.0.0/8 (the network)' },
+          { kind: 'replace', value: '10.0.0.1/32', title: 'Change to 10.0.0.1/32 (the single address)' },
+        ],
+      },
     }]);
   });
 
@@ -23,11 +30,11 @@ describe('cidr-host-bits', () => {
       ],
     };
     const findings = run(cidrHostBits, policy);
-    expect(findings.map((f) => [f.pointer, (f.data as { value: string }).value])).toEqual([
-      ['/connections/0/tls/cidrs/0', '2001:db8::/32'],
-      ['/connections/1/tcp/cidrs/0', '172.16.0.0/12'],
-      ['/connections/2/udp/cidrs/0', '10.1.2.0/24'],
-      ['/connections/3/icmp/cidrs/0', '192.0.2.0/31'],
+    expect(findings.map((f) => [f.pointer, ...fixesOf(f.data).map((x) => (x as { value: string }).value)])).toEqual([
+      ['/connections/0/tls/cidrs/0', '2001:db8::/32', '2001:db8::1/128'],
+      ['/connections/1/tcp/cidrs/0', '172.16.0.0/12', '172.16.5.4/32'],
+      ['/connections/2/udp/cidrs/0', '10.1.2.0/24', '10.1.2.3/32'],
+      ['/connections/3/icmp/cidrs/0', '192.0.2.0/31', '192.0.2.1/32'],
     ]);
   });
 

@@ -11,10 +11,17 @@ export const cidrHostBits: LintRule = {
     for (const ref of connectionCidrs(viewOf(context))) {
       if (!ref.cidr.explicitPrefix || !hasHostBits(ref.cidr)) continue;
       const network = networkOf(ref.cidr);
+      const host = `${ref.text.slice(0, ref.text.indexOf('/'))}/${ref.cidr.version === 4 ? 32 : 128}`;
       findings.push({
         pointer: ref.pointer,
-        message: `\`${ref.text}\` has host bits set after the /${ref.cidr.prefix} prefix, so it stands for the whole network \`${network}\`. Write \`${network}\`, or \`${ref.text.slice(0, ref.text.indexOf('/'))}\` alone for that single address.`,
-        data: { kind: 'replace', value: network, title: `Change to ${network}` },
+        message: `\`${ref.text}\` has host bits set after the /${ref.cidr.prefix} prefix, so it stands for the whole network \`${network}\`. Write \`${network}\`, or \`${host}\` for that single address.`,
+        data: {
+          kind: 'choices',
+          fixes: [
+            { kind: 'replace', value: network, title: `Change to ${network} (the network)` },
+            { kind: 'replace', value: host, title: `Change to ${host} (the single address)` },
+          ],
+        },
       });
     }
     return findings;

@@ -119,6 +119,17 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
   return analysis;
 }
 
+/**
+ * The related place of an enabled preset: its item in `presets`, or the document (pointer "") when
+ * `presets` is omitted and every preset is enabled. The message names it `preset:<name>`, as traces do.
+ */
+export function presetRelated(analysis: CoverageAnalysis, name: string): { pointer: string; message: string } {
+  const index = analysis.presetIndexes.get(name) ?? -1;
+  return index >= 0
+    ? { pointer: `/presets/${index}`, message: `preset:${name} allows what this rule allows.` }
+    : { pointer: '', message: `preset:${name} (enabled because \`presets\` is omitted) allows what this rule allows.` };
+}
+
 function presetNames(coverers: Coverer[]): string[] {
   const out: string[] = [];
   for (const c of coverers) if (c.label.startsWith('preset:')) out.push(c.label.slice('preset:'.length));

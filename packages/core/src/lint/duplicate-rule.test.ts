@@ -20,6 +20,8 @@ describe('duplicate-rule', () => {
       pointer: '/sources/3',
       message: expect.stringContaining('identical to /sources/0'),
       data: { kind: 'remove-element', title: 'Remove duplicate of /sources/0' },
+      related: [{ pointer: '/sources/0', message: 'The earlier identical rule.' }],
+      tags: ['unnecessary'],
     }]);
   });
 

@@ -10,6 +10,8 @@ export const duplicateRule: LintRule = {
       pointer: d.pointer,
       message: `This ${d.kind} ${d.pointer.startsWith('/sources/') ? 'source' : 'connection'} is identical to ${d.earlier}, so it never changes a verdict. Remove it.`,
       data: { kind: 'remove-element' as const, title: `Remove duplicate of ${d.earlier}` },
+      related: [{ pointer: d.earlier, message: 'The earlier identical rule.' }],
+      tags: ['unnecessary' as const],
     }));
   },
 };

@@ -50,7 +50,19 @@ describe('lint findings through validate', () => {
 
   test('the cidr-host-bits fix data reaches the diagnostic', () => {
     const d = result.diagnostics.find((x) => x.code === 'cidr-host-bits');
-    expect(d?.data).toEqual({ kind: 'replace', value: '10.0.0.0/8', title: 'Change to 10.0.0.0/8' });
+    expect(d?.data).toEqual({
+      kind: 'choices',
+      fixes: [
+        { kind: 'replace', value: '10.0.0.0/8', title: 'Change to 10.0.0.0/8 (the network)' },
+        { kind: 'replace', value: '10.0.0.1/32', title: 'Change to 10.0.0.1/32 (the single address)' },
+      ],
+    });
+  });
+
+  test('coverage findings carry related places and the unnecessary tag through validate', () => {
+    const d = result.diagnostics.find((x) => x.code === 'duplicate-rule');
+    expect(d?.related).toEqual([{ pointer: '/sources/1', message: 'The earlier identical rule.' }]);
+    expect(d?.tags).toEqual(['unnecessary']);
   });
 
   test('lint: false and a clean policy give no warnings', () => {

@@ -12,8 +12,13 @@ describe('redundant-with-preset', () => {
       pointer: '/sources/1',
       message: expect.stringMatching(/Preset `pypi` already allows everything this pypi source allows \(every preset is enabled because `presets` is omitted\)/),
       data: { kind: 'remove-element', title: 'Remove source provided by a preset' },
+      related: [{ pointer: '', message: 'preset:pypi (enabled because `presets` is omitted) allows what this rule allows.' }],
+      tags: ['unnecessary'],
     }]);
     expect(pointers(shadowedRule, policy)).toEqual([]);
+    // With `presets` listed, the related place is the preset's item.
+    const listed = run(redundantWithPreset, { presets: ['npm', 'pypi'], sources: [{ pypi: { urls: ['https://pypi.org/simple'] } }] });
+    expect(listed.map((f) => f.related)).toEqual([[{ pointer: '/presets/1', message: 'preset:pypi allows what this rule allows.' }]]);
   });
 
   test('presets listing the preset; URL paths under a preset URL; several presets together', () => {

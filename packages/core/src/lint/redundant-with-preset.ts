@@ -4,7 +4,7 @@
  * rule of the policy is needed for the cover, the source gets `shadowed-rule`.
  */
 import type { LintRule } from './types';
-import { analyseCoverage } from './coverage';
+import { analyseCoverage, presetRelated } from './coverage';
 
 export const redundantWithPreset: LintRule = {
   code: 'redundant-with-preset',
@@ -18,6 +18,8 @@ export const redundantWithPreset: LintRule = {
         pointer: r.pointer,
         message: `Preset${r.presets.length > 1 ? 's' : ''} ${names} already allow${r.presets.length > 1 ? '' : 's'} everything this ${r.kind} source allows${why}. Remove the source, or list \`presets\` without ${names} if you want this source to be the only way in.`,
         data: { kind: 'remove-element' as const, title: 'Remove source provided by a preset' },
+        related: r.presets.map((name) => presetRelated(analysis, name)),
+        tags: ['unnecessary' as const],
       };
     });
   },

@@ -20,6 +20,8 @@ describe('shadowed-rule: sources', () => {
       pointer: '/sources/1',
       message: expect.stringContaining('already allowed by the earlier rule /sources/0'),
       data: { kind: 'remove-element', title: 'Remove shadowed rule' },
+      related: [{ pointer: '/sources/0', message: 'An earlier rule that allows what the shadowed rule allows.' }],
+      tags: ['unnecessary'],
     }]);
   });
 
