@@ -30,6 +30,8 @@ export function normaliseHostFast(host: string): string {
   return hasUpperOrTrailingDot(host) ? normaliseHost(host) : host;
 }
 
+const ASCII_UPPER = /[A-Z]/;
+
 /** Parses `scheme://[userinfo@]host[:port][/path][?query][#fragment]`; undefined when it is not a URL. */
 export function parseUrl(text: string): ParsedUrl | undefined {
   let scheme: string;
@@ -44,26 +46,22 @@ export function parseUrl(text: string): ParsedUrl | undefined {
     start = sep + 3;
   }
   const n = text.length;
-  let end = start;
-  let at = -1;
-  let colon = -1;
-  let bracket = false;
-  // One pass over the authority also notes ASCII upper case, so that an already normalised host
-  // (the usual case) is not scanned a second time.
-  let upper = false;
-  while (end < n) {
-    const c = text.charCodeAt(end);
-    if (c === 47 || c === 63 || c === 35) break;
-    if (c === 64) { at = end; colon = -1; bracket = false; upper = false; }
-    else if (c === 58) colon = end;
-    else if (c === 91) bracket = true;
-    else if (c >= 65 && c <= 90) upper = true;
-    end++;
-  }
-  const hostStart = at >= 0 ? at + 1 : start;
+  // The authority ends at the first `/`, `?` or `#`. Native searches, not a character loop: a host
+  // may be 100 MB long (check must stay fast on it), and `?`/`#` positions are reused for the path.
+  const query = text.indexOf('?', start);
+  const fragment = text.indexOf('#', start);
+  let end = text.indexOf('/', start);
+  if (end < 0) end = n;
+  if (query >= 0 && query < end) end = query;
+  if (fragment >= 0 && fragment < end) end = fragment;
+  const at = end > start ? text.lastIndexOf('@', end - 1) : -1;
+  const hostStart = at >= start ? at + 1 : start;
+  const colonAt = end > hostStart ? text.lastIndexOf(':', end - 1) : -1;
+  const colon = colonAt >= hostStart ? colonAt : -1;
+  const bracket = text.charCodeAt(hostStart) === 91;
   let host: string;
   let portText: string | undefined;
-  if (bracket && text.charCodeAt(hostStart) === 91) {
+  if (bracket) {
     const close = text.indexOf(']', hostStart);
     if (close < 0 || close >= end) return undefined;
     host = text.slice(hostStart + 1, close);
@@ -76,9 +74,8 @@ export function parseUrl(text: string): ParsedUrl | undefined {
     portText = text.slice(colon + 1, end);
   } else host = text.slice(hostStart, end);
   if (host.length === 0) return undefined;
-  // `upper` may also come from the port text: normalising a host that did not need it is harmless
-  // (and such a port is rejected below).
-  if (upper || host.charCodeAt(host.length - 1) === 46) {
+  // A name over 253 characters is no host name: normalised without a regex scan (it may be huge).
+  if (host.length > 253 || host.charCodeAt(host.length - 1) === 46 || ASCII_UPPER.test(host)) {
     host = normaliseHost(host);
     if (host.length === 0) return undefined;
   }
@@ -95,11 +92,9 @@ export function parseUrl(text: string): ParsedUrl | undefined {
     port = value;
   }
   if (end >= n || text.charCodeAt(end) !== 47) return { scheme, host, port, path: '/' };
-  // The path ends at the first `?` or `#`: two native searches beat a character loop on long paths.
-  let pathEnd = text.indexOf('?', end);
-  if (pathEnd < 0) pathEnd = n;
-  const hash = text.indexOf('#', end);
-  if (hash >= 0 && hash < pathEnd) pathEnd = hash;
+  // The path ends at the first `?` or `#` (both after `end` here).
+  let pathEnd = query >= 0 ? query : n;
+  if (fragment >= 0 && fragment < pathEnd) pathEnd = fragment;
   return { scheme, host, port, path: text.slice(end, pathEnd) };
 }
 
@@ -110,14 +105,11 @@ export function parseUrl(text: string): ParsedUrl | undefined {
 export function isPolicyUrl(text: string): boolean {
   const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : -1;
   if (start < 0) return false;
-  let i = start;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 47) break; // '/'
-    if (c === 63 || c === 35 || c === 64) return false; // '?' '#' '@'
-  }
-  if (i === start) return false;
-  return text.indexOf('?', i) < 0 && text.indexOf('#', i) < 0;
+  // Native searches (a URL may be 100 MB long): no `?` or `#` anywhere, no `@` before the path.
+  const slash = text.indexOf('/', start);
+  if (slash === start || text.length === start) return false;
+  const at = text.indexOf('@', start);
+  return (at < 0 || (slash >= 0 && at > slash)) && text.indexOf('?', start) < 0 && text.indexOf('#', start) < 0;
 }
 
 /** `scheme://host:port`, the key URLs are grouped by. */

@@ -22,7 +22,14 @@ export function canonicalJson(value: unknown): string {
 const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
 
 function hashString(text: string, seed: number): number {
-  let h = seed ^ 0x811c9dc5;
+  let h = (seed ^ 0x811c9dc5 ^ text.length) | 0;
+  // A long string (a 100 MB URL) is hashed by its length and ends: equal strings still hash equal,
+  // and jsonEquivalent settles collisions.
+  if (text.length > 1024) {
+    for (let i = 0; i < 512; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    for (let i = text.length - 512; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    return h;
+  }
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h;
 }

@@ -31,4 +31,29 @@ describe('unmatchable-host-pattern', () => {
       sources: [{ git: { ssh: [{ host: 'git.example', port: 22 }] } }],
     })).toEqual([]);
   });
+
+  test('the host of a source URL is checked the same way (D3), at the URL', () => {
+    const findings = run(unmatchableHostPattern, {
+      sources: [
+        { npm: { urls: ['https://a..example/x', 'https://ok.example', `https://${'b'.repeat(64)}.example`] } },
+        { cargo: { indexUrl: 'https://index-.example', downloadUrl: `http://${'a.'.repeat(127)}example:8080/dl` } },
+        { git: { https: [{ baseUrl: 'https://git.example./org' }, { baseUrl: 'https://[2001:db8::1]/x' }, { baseUrl: 'https://192.0.2.1' }] } },
+      ],
+    });
+    expect(findings.map((f) => [f.pointer, f.message.replace(/^.*never be a host name: /, '')])).toEqual([
+      ['/sources/0/npm/urls/0', 'it has an empty label (`..`). Fix the typo; as written this URL allows nothing.'],
+      ['/sources/0/npm/urls/2', expect.stringContaining('longer than 63 characters')],
+      ['/sources/1/cargo/downloadUrl', expect.stringContaining('at most 253 characters')],
+      ['/sources/1/cargo/indexUrl', expect.stringContaining('`index-` starts or ends with `-`')],
+    ]);
+  });
+
+  test('a 100 MB URL host is reported quickly, with the URL shortened in the message', () => {
+    const url = `https://${'a'.repeat(100 * 1024 * 1024)}/x`;
+    const started = performance.now();
+    const findings = run(unmatchableHostPattern, { sources: [{ npm: { urls: [url] } }] });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(findings).toHaveLength(1);
+    expect(findings[0].message.length).toBeLessThan(300);
+  });
 });
