@@ -54,7 +54,13 @@ export function fixEdits(doc: PolicyDocument, diagnostic: Diagnostic, choice = 0
   const picked = fixChoices(doc, diagnostic)[choice];
   if (!picked) return [];
   const { fix } = picked;
-  if (fix.kind === 'delete-text') return [{ offset: diagnostic.offset, length: diagnostic.length, newText: '' }];
+  if (fix.kind === 'delete-text') {
+    // Only while the range still holds what was reported (a diagnostic may come from an older version).
+    const end = diagnostic.offset + diagnostic.length;
+    const range = end <= doc.text.length && diagnostic.offset >= 0 ? doc.text.slice(diagnostic.offset, end) : undefined;
+    const expected = diagnostic.code === 'trailing-comma' ? range === ',' : diagnostic.code === 'comment-not-allowed' ? range?.startsWith('/') : range !== undefined;
+    return expected ? [{ offset: diagnostic.offset, length: diagnostic.length, newText: '' }] : [];
+  }
   const found = new Locator(doc).find(diagnostic.pointer);
   if (!found) return [];
   switch (fix.kind) {

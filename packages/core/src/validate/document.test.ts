@@ -116,3 +116,21 @@ describe('severity', () => {
     expect(validate(text, { fileName: 'p.json' }).diagnostics.map((d) => d.severity)).toEqual(['warning', 'warning']);
   });
 });
+
+describe('nodeAt on any text', () => {
+  it('never throws, and its pointer leads back to a node that holds the offset', async () => {
+    const fc = (await import('fast-check')).default;
+    const { Locator } = await import('./locate');
+    const base = '{"sources": [{"pypi": {"urls": ["https://a.example"]}}], "connections": [{"tls": {"ports": [443], "cidrs": ["10.0.0.0/8"]}}], "presets": ["npm"]}';
+    fc.assert(fc.property(fc.nat(base.length), fc.nat(4), fc.constantFrom('', '"', '{', '[', ',', ':', '}'), fc.nat(base.length + 2), (at, del, ins, offset) => {
+      const text = base.slice(0, at) + ins + base.slice(at + del);
+      const doc = parsePolicyDocument(text, { fileName: 'p.jsonc' });
+      const found = nodeAt(doc, offset);
+      if (!found) return;
+      expect(found.node.offset).toBeLessThanOrEqual(Math.min(offset, text.length));
+      expect(found.node.offset + found.node.length).toBeGreaterThanOrEqual(Math.min(offset, text.length));
+      const located = new Locator(doc).find(found.pointer);
+      expect(located).toBeDefined();
+    }), { numRuns: 500 });
+  });
+});
