@@ -5,7 +5,8 @@
  * Edits are minimal and computed on jsonc-parser's tree and scanner, so the rest of the document
  * keeps its formatting and comments: jsonc-parser's `modify` re-lays out every line its edit
  * touches (a neighbour's `["a"]` became three lines) and, removing the last array element of a
- * one-line array, left a stray quote. Inserted values follow the document's layout: inline in a
+ * one-line array, leaves a stray quote (microsoft/node-jsonc-parser#108, fixed by #120 only in the
+ * 4.0.0-next pre-releases; we pin 3.3.1). Inserted values follow the document's layout: inline in a
  * one-line container, else one member per line with the document's indentation and line break.
  */
 import { createScanner, type Node } from 'jsonc-parser';
