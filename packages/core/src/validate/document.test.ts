@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { lintRules } from '../lint/index';
 import { nodeAt, parsePolicyDocument } from './document';
 import { schemaAt } from './schema-at';
 import { validate, validateDocument } from './validate';
@@ -111,6 +112,15 @@ describe('severity', () => {
   it('sets a lint code severity, or turns the rule off', () => {
     const ds = validate(text, { fileName: 'p.json', severity: { 'broad-cidr': 'error', 'insecure-url': 'off' } }).diagnostics;
     expect(ds.map((d) => [d.code, d.severity])).toEqual([['broad-cidr', 'error']]);
+  });
+  it('a rule that is off does no work', () => {
+    const rule = lintRules.find((r) => r.code === 'broad-cidr')!;
+    const spy = vi.spyOn(rule, 'check');
+    validate(text, { fileName: 'p.json', severity: { 'broad-cidr': 'off' } });
+    expect(spy).not.toHaveBeenCalled();
+    validate(text, { fileName: 'p.json' });
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
   });
   it('defaults to warning', () => {
     expect(validate(text, { fileName: 'p.json' }).diagnostics.map((d) => d.severity)).toEqual(['warning', 'warning']);
