@@ -122,6 +122,17 @@ describe('severity', () => {
     expect(spy).toHaveBeenCalledTimes(1);
     spy.mockRestore();
   });
+  it('carries related and tags of lint findings', () => {
+    const rule = lintRules.find((r) => r.code === 'duplicate-rule')!;
+    const spy = vi.spyOn(rule, 'check').mockReturnValue([{
+      code: 'duplicate-rule', pointer: '/sources/0', message: 'm', data: { kind: 'remove-element', title: 'Remove' },
+      related: [{ pointer: '/connections/0', message: 'the earlier rule' }], tags: ['unnecessary'],
+    }]);
+    const d = validate(text, { fileName: 'p.json' }).diagnostics.find((x) => x.code === 'duplicate-rule');
+    spy.mockRestore();
+    expect(d).toMatchObject({ related: [{ pointer: '/connections/0', message: 'the earlier rule' }], tags: ['unnecessary'], data: { kind: 'remove-element' } });
+    expect(text.slice(d!.offset, d!.offset + d!.length)).toBe('{"npm": {"urls": ["http://r.example"]}}');
+  });
   it('defaults to warning', () => {
     expect(validate(text, { fileName: 'p.json' }).diagnostics.map((d) => d.severity)).toEqual(['warning', 'warning']);
   });
