@@ -37,6 +37,9 @@ async function generateValidators() {
   for (const extra of ['netpolicy-config.schema.json', 'network-trace.schema.json', 'artifact-record.schema.json', 'problem.schema.json', 'presets.schema.json', 'policy-tests.schema.json']) {
     try { ajv.addSchema(schema(extra), extra.replace('.schema.json', '')); } catch (e) { if (e.code !== 'ENOENT') throw e; }
   }
+  // The built-in preset catalog must satisfy its schema: core trusts it at load time.
+  const checkCatalog = ajv.getSchema('presets');
+  if (!checkCatalog(schema('presets.json'))) throw new Error(`schemas/presets.json: ${ajv.errorsText(checkCatalog.errors)}`);
   const ids = Object.keys(ajv.schemas).filter((k) => !k.startsWith('http'));
   const exportsMap = Object.fromEntries(ids.map((id) => [camel(id), id]));
   let code = standaloneCode.default(ajv, exportsMap);

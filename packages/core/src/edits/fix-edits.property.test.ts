@@ -149,3 +149,42 @@ describe('applyFixes (fix all)', () => {
     );
   });
 });
+
+describe('hostile input', () => {
+  const fixture = JSON.stringify({
+    default: 'deny', presets: ['npm', 'pypy', 'npm'],
+    sources: [{ npm: { urls: ['http://r.example'] } }, { npm: { urls: ['http://r.example'] } }, { oci: { urls: ['https://r.example'] } }],
+    connections: [{ tcp: { cidrs: ['10.0.0.1/8'], ports: ['22'] } }, { tls: { ports: [443] } }],
+    sourcse: [],
+  }, null, 2);
+
+  it('fixes on mutated (possibly broken) documents never throw and stay in range', () => {
+    const mutation = fc.array(fc.record({ at: fc.nat(fixture.length), del: fc.nat(6), ins: fc.constantFrom('', ',', '"', '{', ']', '//', '/*', ' ', '\n', ':', '__proto__') }), { minLength: 1, maxLength: 3 });
+    fc.assert(fc.property(mutation, fc.boolean(), (edits, jsonc) => {
+      let text = fixture;
+      for (const e of edits) text = text.slice(0, e.at) + e.ins + text.slice(e.at + e.del);
+      const fileName = jsonc ? 'p.jsonc' : 'p.json';
+      const doc = parsePolicyDocument(text, { fileName });
+      for (const d of validateDocument(doc)) {
+        for (let i = 0; i < fixChoices(doc, d).length; i++) {
+          const out = fixEdits(doc, d, i);
+          for (const e of out) expect(e.offset + e.length).toBeLessThanOrEqual(text.length);
+          applyEdits(text, out);
+        }
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('a diagnostic from an older version of the document gives no edits or edits that apply', () => {
+    const old = parsePolicyDocument(fixture, { fileName: 'p.json' });
+    const stale = validateDocument(old);
+    const changed = parsePolicyDocument('{"presets": []}', { fileName: 'p.json' });
+    stale.push({ code: 'trailing-comma', severity: 'error', message: '', pointer: '', offset: 500, length: 1, data: { kind: 'delete-text', title: 'Remove' } });
+    stale.push({ code: 'trailing-comma', severity: 'error', message: '', pointer: '', offset: 2, length: 1, data: { kind: 'delete-text', title: 'Remove' } });
+    expect(fixEdits(changed, stale[stale.length - 1])).toEqual([]);
+    for (const d of stale) {
+      const edits = fixEdits(changed, d);
+      expect(() => applyEdits(changed.text, edits)).not.toThrow();
+    }
+  });
+});

@@ -5,7 +5,8 @@
  * Edits are minimal and computed on jsonc-parser's tree and scanner, so the rest of the document
  * keeps its formatting and comments: jsonc-parser's `modify` re-lays out every line its edit
  * touches (a neighbour's `["a"]` became three lines) and, removing the last array element of a
- * one-line array, left a stray quote. Inserted values follow the document's layout: inline in a
+ * one-line array, leaves a stray quote (microsoft/node-jsonc-parser#108, fixed by #120 only in the
+ * 4.0.0-next pre-releases; we pin 3.3.1). Inserted values follow the document's layout: inline in a
  * one-line container, else one member per line with the document's indentation and line break.
  */
 import { createScanner, type Node } from 'jsonc-parser';
@@ -54,7 +55,13 @@ export function fixEdits(doc: PolicyDocument, diagnostic: Diagnostic, choice = 0
   const picked = fixChoices(doc, diagnostic)[choice];
   if (!picked) return [];
   const { fix } = picked;
-  if (fix.kind === 'delete-text') return [{ offset: diagnostic.offset, length: diagnostic.length, newText: '' }];
+  if (fix.kind === 'delete-text') {
+    // Only while the range still holds what was reported (a diagnostic may come from an older version).
+    const end = diagnostic.offset + diagnostic.length;
+    const range = end <= doc.text.length && diagnostic.offset >= 0 ? doc.text.slice(diagnostic.offset, end) : undefined;
+    const expected = diagnostic.code === 'trailing-comma' ? range === ',' : diagnostic.code === 'comment-not-allowed' ? range?.startsWith('/') : range !== undefined;
+    return expected ? [{ offset: diagnostic.offset, length: diagnostic.length, newText: '' }] : [];
+  }
   const found = new Locator(doc).find(diagnostic.pointer);
   if (!found) return [];
   switch (fix.kind) {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { lintRules } from '../lint/index';
 import { nodeAt, parsePolicyDocument } from './document';
 import { schemaAt } from './schema-at';
 import { validate, validateDocument } from './validate';
@@ -112,7 +113,45 @@ describe('severity', () => {
     const ds = validate(text, { fileName: 'p.json', severity: { 'broad-cidr': 'error', 'insecure-url': 'off' } }).diagnostics;
     expect(ds.map((d) => [d.code, d.severity])).toEqual([['broad-cidr', 'error']]);
   });
+  it('a rule that is off does no work', () => {
+    const rule = lintRules.find((r) => r.code === 'broad-cidr')!;
+    const spy = vi.spyOn(rule, 'check');
+    validate(text, { fileName: 'p.json', severity: { 'broad-cidr': 'off' } });
+    expect(spy).not.toHaveBeenCalled();
+    validate(text, { fileName: 'p.json' });
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+  it('carries related and tags of lint findings', () => {
+    const rule = lintRules.find((r) => r.code === 'duplicate-rule')!;
+    const spy = vi.spyOn(rule, 'check').mockReturnValue([{
+      code: 'duplicate-rule', pointer: '/sources/0', message: 'm', data: { kind: 'remove-element', title: 'Remove' },
+      related: [{ pointer: '/connections/0', message: 'the earlier rule' }], tags: ['unnecessary'],
+    }]);
+    const d = validate(text, { fileName: 'p.json' }).diagnostics.find((x) => x.code === 'duplicate-rule');
+    spy.mockRestore();
+    expect(d).toMatchObject({ related: [{ pointer: '/connections/0', message: 'the earlier rule' }], tags: ['unnecessary'], data: { kind: 'remove-element' } });
+    expect(text.slice(d!.offset, d!.offset + d!.length)).toBe('{"npm": {"urls": ["http://r.example"]}}');
+  });
   it('defaults to warning', () => {
     expect(validate(text, { fileName: 'p.json' }).diagnostics.map((d) => d.severity)).toEqual(['warning', 'warning']);
+  });
+});
+
+describe('nodeAt on any text', () => {
+  it('never throws, and its pointer leads back to a node that holds the offset', async () => {
+    const fc = (await import('fast-check')).default;
+    const { Locator } = await import('./locate');
+    const base = '{"sources": [{"pypi": {"urls": ["https://a.example"]}}], "connections": [{"tls": {"ports": [443], "cidrs": ["10.0.0.0/8"]}}], "presets": ["npm"]}';
+    fc.assert(fc.property(fc.nat(base.length), fc.nat(4), fc.constantFrom('', '"', '{', '[', ',', ':', '}'), fc.nat(base.length + 2), (at, del, ins, offset) => {
+      const text = base.slice(0, at) + ins + base.slice(at + del);
+      const doc = parsePolicyDocument(text, { fileName: 'p.jsonc' });
+      const found = nodeAt(doc, offset);
+      if (!found) return;
+      expect(found.node.offset).toBeLessThanOrEqual(Math.min(offset, text.length));
+      expect(found.node.offset + found.node.length).toBeGreaterThanOrEqual(Math.min(offset, text.length));
+      const located = new Locator(doc).find(found.pointer);
+      expect(located).toBeDefined();
+    }), { numRuns: 500 });
   });
 });

@@ -96,6 +96,7 @@ function scanShape(text: string): { members: number; maxDepth: number } {
         if ((backslashes & 1) === 0) break;
         end = text.indexOf('"', end + 1);
       }
+      if (end < 0) break; // unreachable for text JSON.parse accepted; never loop
       i = end;
     } else if (c === 58 /* : */) members++;
     else if (c === 123 /* { */ || c === 91 /* [ */) {

@@ -1,16 +1,22 @@
 /**
  * Turns Ajv's output for the policy schema into ONE clear diagnostic per real problem, with a
  * stable code (contracts.md), a pointer, and what to do. Positions are added by the caller.
+ *
+ * Messages are built from the schema and Ajv's error params, not restated here: allowed names
+ * from `properties`, allowed values from `enum`, ranges from `minimum`/`maximum`, alternatives
+ * from `anyOf`, the kinds of a source or connection from its `properties`, what a value is from
+ * its `title`, and examples from `examples` (or a skeleton built from the schema). What is ours
+ * alone stays here: which code a definition's values get, and the plain-words reason a text
+ * breaks a format (formats/, pattern-problems.ts).
  */
 import type { ErrorObject } from 'ajv';
 import { ipOrPrefixProblem, isIpOrPrefix, repositoryPatternProblem } from '../formats/index';
-import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
 import type { PresetCatalog } from '../presets/catalog';
 import type { DiagnosticCode, DiagnosticData, FixData, RangeTarget } from './types';
 import { schemaLookup, schemaLookupPath, type SchemaFragment } from './schema-at';
 import { escapeSegment, parsePointer, valueAt } from './pointer';
 import { closeMatches, nearestFirst, quote } from './suggest-names';
-import { hostPatternProblem, urlProblem } from './explain-format';
+import { hostPatternProblem, urlProblem } from './pattern-problems';
 import { canonicalJson } from '../json/canonical';
 
 export interface SchemaFinding {
@@ -21,6 +27,33 @@ export interface SchemaFinding {
   data?: DiagnosticData;
 }
 
+/** The code of a value that breaks the rule of a schema definition (`$defs` name) or format. */
+const VALUE_CODES: Readonly<Record<string, DiagnosticCode>> = {
+  url: 'invalid-url',
+  hostPattern: 'invalid-host-pattern',
+  port: 'invalid-port',
+  purlNamespace: 'invalid-purl-namespace',
+  'repository-pattern': 'invalid-repository-pattern',
+  'ip-or-prefix': 'invalid-cidr',
+  'ipv4-or-prefix': 'invalid-cidr',
+};
+
+/** The code of an object that has not exactly one kind, by definition. */
+const KIND_CODES: Readonly<Record<string, DiagnosticCode>> = { source: 'source-kind', connection: 'connection-kind' };
+
+/** The reason a text breaks a pattern or format, in plain words, by definition or format name. */
+const PROBLEMS: Readonly<Record<string, (text: string, schema: SchemaFragment) => string>> = {
+  url: urlProblem,
+  hostPattern: hostPatternProblem,
+  'repository-pattern': (text) => repositoryPatternProblem(text) ?? 'invalid',
+  'ip-or-prefix': (text) => ipOrPrefixProblem(text, false) ?? 'invalid',
+  'ipv4-or-prefix': (text) => ipOrPrefixProblem(text, true) ?? 'invalid',
+};
+
+const NUMBER_WORDS = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const words = (n: number) => NUMBER_WORDS[n] ?? String(n);
+const names = (list: readonly string[], join = ', ') => list.map((n) => `\`${n}\``).join(join);
+
 function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -29,7 +62,9 @@ function typeName(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-/** A short name for what lives at `pointer`, for messages: "`urls` of source 0", "the policy". */
+const article = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+
+/** A short name for what lives at `pointer`, for messages: "item 2 of `urls`", "`ports`", "the policy". */
 function where(pointer: string): string {
   const segs = parsePointer(pointer);
   if (segs.length === 0) return 'the policy';
@@ -60,124 +95,120 @@ function uniqueDuplicates(items: unknown[]): Array<{ later: number; first: numbe
   return out;
 }
 
+/** `{"a": 1, "b": [2, 3]}`: a value on one line, the way a person writes it in a message. */
+function inlineJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inlineJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`).join(', ')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** ` (a source is a JSON object with one kind, such as …)` from the schema's first example, or ''. */
+function exampleHint(schema: SchemaFragment | undefined, what: string): string {
+  const example = schema?.examples?.[0];
+  if (example === undefined) return '';
+  const kind = schema?.type === 'object' ? `a JSON object${schema.maxProperties === 1 ? ' with one kind' : ''}` : article(String(schema?.type));
+  return ` (${what} is ${kind}, such as ${inlineJson(example)})`;
+}
+
 function translateOne(error: ErrorObject, root: unknown): SchemaFinding[] {
   const pointer = error.instancePath;
   const { def, schema } = schemaLookup(pointer);
-  const last = parsePointer(pointer).at(-1);
   const data = valueAt(root, pointer);
-  const keyword = error.keyword;
+  const params = error.params as Record<string, any>;
+  const valueCode = (fallback: DiagnosticCode): DiagnosticCode => (def ? VALUE_CODES[def] : undefined) ?? (schema?.format ? VALUE_CODES[schema.format] : undefined) ?? fallback;
+  const title = schema?.title ?? where(pointer);
 
-  switch (keyword) {
+  switch (error.keyword) {
     case 'type': {
-      const expected = String((error.params as { type: string }).type);
-      if (def === 'port' && typeof data === 'number') {
-        return [{ code: 'invalid-port', pointer, target: 'value', message: `port ${data} is not an integer from 1 to 65535` }];
+      const expected = String(params.type);
+      if (expected === 'integer' && typeof data === 'number') {
+        return [{ code: valueCode('invalid-value'), pointer, target: 'value', message: `${title} ${data} is not an integer from ${schema?.minimum} to ${schema?.maximum}` }];
       }
-      const hint =
-        def === 'source' ? ' (a source is an object with one kind, such as {"pypi": {"urls": ["https://pypi.org"]}})' :
-        def === 'connection' ? ' (a connection is an object with one kind, such as {"tls": {"serverNamePatterns": ["example.com"], "ports": [443]}})' :
-        pointer === '' ? ' (a policy is a JSON object such as {"default": "deny"})' :
-        (def === 'port' && typeof data === 'string' && /^\d+$/.test(data)) ? ` (write ${Number(data)} without quotes)` : '';
-      const portText = def === 'port' && typeof data === 'string' && /^\d+$/.test(data);
+      const digits = expected === 'integer' && typeof data === 'string' && /^\d+$/.test(data) ? Number(data) : undefined;
+      const hint = digits !== undefined ? ` (write ${digits} without quotes)` : exampleHint(schema, pointer === '' ? 'a policy' : article(schema?.title ?? 'value'));
       return [{
-        code: 'wrong-type', pointer, target: 'value', message: `${where(pointer)} must be ${expected === 'integer' ? 'an integer' : `${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`}, not ${typeName(data)}${hint}`,
-        ...(portText ? { data: { kind: 'replace' as const, value: Number(data), title: `Change to ${Number(data)}` } } : {}),
+        code: 'wrong-type', pointer, target: 'value', message: `${where(pointer)} must be ${article(expected)}, not ${typeName(data)}${hint}`,
+        ...(digits !== undefined ? { data: { kind: 'replace' as const, value: digits, title: `Change to ${digits}` } } : {}),
       }];
     }
     case 'additionalProperties': {
-      const name = String((error.params as { additionalProperty: string }).additionalProperty);
+      const name = String(params.additionalProperty);
       const allowed = Object.keys(schema?.properties ?? {});
       const close = closeMatches(name, allowed);
-      const ordered = nearestFirst(name, allowed);
       // Rename candidates: close names the object does not already have (a rename must not make a duplicate key).
       const free = close.filter((c) => !(data !== null && typeof data === 'object' && Object.prototype.hasOwnProperty.call(data, c)));
       const dym = close.length > 0 ? ` Did you mean \`${close[0]}\`?` : '';
-      const isKind = def === 'source' || def === 'connection';
-      const what = isKind ? `a ${def} kind` : `a property of ${kindContext(pointer)}`;
+      // An object that holds exactly one member is a choice of kinds (a source, a connection).
+      const what = schema?.maxProperties === 1 ? `${article(schema.title ?? def ?? 'value')} kind` : `a property of ${kindContext(pointer)}`;
       return [{
         code: 'unknown-property', pointer: `${pointer}/${escapeSegment(name)}`, target: 'key',
-        message: `${quote(name)} is not ${what}.${dym} Allowed: ${ordered.map((n) => `\`${n}\``).join(', ')}.`,
+        message: `${quote(name)} is not ${what}.${dym} Allowed: ${names(nearestFirst(name, allowed))}.`,
         ...(free.length > 0 ? { data: { kind: 'rename-key' as const, candidates: free } } : {}),
       }];
     }
     case 'required': {
       if (error.schemaPath.includes('anyOf')) return [];
-      const missing = String((error.params as { missingProperty: string }).missingProperty);
-      const memberSchema = schema?.properties?.[missing] as SchemaFragment | undefined;
+      const missing = String(params.missingProperty);
       return [{
         code: 'missing-property', pointer, target: 'object-key', message: `${kindContext(pointer)} is missing required property \`${missing}\``,
-        data: { kind: 'insert-member', key: missing, value: skeletonAt([...parsePointer(pointer), missing], memberSchema), title: `Add \`${missing}\`` },
+        data: { kind: 'insert-member', key: missing, value: skeletonAt([...parsePointer(pointer), missing], schema?.properties?.[missing]), title: `Add \`${missing}\`` },
       }];
     }
     case 'anyOf': {
-      const [a, b] =
-        def === 'gitSource' ? ['https', 'ssh'] :
-        def === 'tlsConnection' ? ['serverNamePatterns', 'cidrs'] :
-        def === 'tcpConnection' ? ['hostPatterns', 'cidrs'] : ['?', '?'];
-      const what = def === 'gitSource' ? 'a `git` source needs `https` or `ssh` (or both) to say how to reach the server' : `${kindContext(pointer)} needs \`${a}\` or \`${b}\` (or both) to say where it may connect`;
-      const options = [a, b].filter((k) => schema?.properties?.[k]);
-      const fixes: FixData[] = options.map((k) => ({ kind: 'insert-member', key: k, value: skeletonAt([...parsePointer(pointer), k], schema?.properties?.[k]), title: `Add \`${k}\`` }));
-      return [{ code: 'missing-target', pointer, target: 'object-key', message: what, ...(fixes.length > 0 ? { data: { kind: 'choices' as const, fixes } } : {}) }];
+      // Each branch requires one member: the alternatives, in the schema's order.
+      const alternatives = ((schema?.anyOf ?? []) as SchemaFragment[]).flatMap((branch) => (branch.required ?? []) as string[]);
+      const purpose = pointer.startsWith('/sources/') ? 'to say how to reach the server' : 'to say where it may connect';
+      const fixes: FixData[] = alternatives.map((k) => ({ kind: 'insert-member', key: k, value: skeletonAt([...parsePointer(pointer), k], schema?.properties?.[k]), title: `Add \`${k}\`` }));
+      return [{
+        code: 'missing-target', pointer, target: 'object-key',
+        message: `${kindContext(pointer)} needs ${names(alternatives, ' or ')}${alternatives.length === 2 ? ' (or both)' : ''} ${purpose}`,
+        ...(fixes.length > 0 ? { data: { kind: 'choices' as const, fixes } } : {}),
+      }];
     }
     case 'minProperties':
     case 'maxProperties': {
-      const isSource = def === 'source';
-      const kinds: readonly string[] = isSource ? SOURCE_KINDS : CONNECTION_KINDS;
+      const kinds = Object.keys(schema?.properties ?? {});
       const members = data && typeof data === 'object' ? Object.keys(data) : [];
       const recognised = members.filter((m) => kinds.includes(m));
-      const unknown = members.length - recognised.length;
       // Unknown members get unknown-property only; the kind count is about recognised members.
-      if (recognised.length === 1 || (recognised.length === 0 && unknown > 0)) return [];
-      const label = isSource ? 'source' : 'connection';
-      const all = kinds.map((k) => `\`${k}\``).join(', ');
-      const count = isSource ? 'ten' : 'four';
-      const words = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-      const has = recognised.length === 0 ? 'this one is empty' : `this one has ${words[recognised.length]}: ${recognised.map((k) => `\`${k}\``).join(' and ')}`;
+      if (recognised.length === 1 || (recognised.length === 0 && members.length > 0)) return [];
+      const label = schema?.title ?? def ?? 'value';
+      const has = recognised.length === 0 ? 'this one is empty' : `this one has ${words(recognised.length)}: ${names(recognised, ' and ')}`;
       return [{
-        code: isSource ? 'source-kind' : 'connection-kind', pointer, target: 'value',
-        message: `a ${label} has exactly one of the ${count} kinds (${all}); ${has}${recognised.length > 1 ? `. Split it into ${words[recognised.length]} ${label}s` : ''}`,
+        code: (def ? KIND_CODES[def] : undefined) ?? 'invalid-value', pointer, target: 'value',
+        message: `${article(label)} has exactly one of the ${words(kinds.length)} kinds (${names(kinds)}); ${has}${recognised.length > 1 ? `. Split it into ${words(recognised.length)} ${label}s` : ''}`,
       }];
     }
     case 'enum': {
-      const allowed = ((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map(String);
+      const allowed = ((params.allowedValues ?? []) as unknown[]).map(String);
       const got = typeof data === 'string' ? data : JSON.stringify(data);
       const close = typeof data === 'string' ? closeMatches(data, allowed) : [];
       const ordered = typeof data === 'string' ? nearestFirst(data, allowed) : allowed;
       const dym = close.length > 0 ? ` Did you mean \`${close[0]}\`?` : '';
-      const list = ordered.map((n) => `\`${n}\``).join(', ');
       const fix: DiagnosticData | undefined = close.length > 0 ? { kind: 'replace', value: close[0], title: `Change to ${close[0]}` } : undefined;
-      return [{ code: 'invalid-value', pointer, target: 'value', message: `${quote(got)} is not allowed for ${where(pointer)}.${dym} Allowed: ${list}.`, data: fix }];
+      return [{ code: 'invalid-value', pointer, target: 'value', message: `${quote(got)} is not allowed for ${where(pointer)}.${dym} Allowed: ${names(ordered)}.`, ...(fix ? { data: fix } : {}) }];
     }
-    case 'pattern': {
-      const text = String(data);
-      if (def === 'url') {
-        return [{ code: 'invalid-url', pointer, target: 'value', message: `${quote(text)} is not a valid URL: ${urlProblem(text)}` }];
-      }
-      if (def === 'hostPattern') {
-        return [{ code: 'invalid-host-pattern', pointer, target: 'value', message: `${quote(text)} is not a valid host pattern: ${hostPatternProblem(text)}` }];
-      }
-      if (last === 'purlNamespace') {
-        return [{ code: 'invalid-purl-namespace', pointer, target: 'value', message: `${quote(text)} is not a valid package-URL namespace: use lowercase letters, digits, \`.\`, \`_\` or \`-\`, starting with a letter or digit (such as \`debian\`), or leave it empty` }];
-      }
-      return [{ code: 'invalid-value', pointer, target: 'value', message: `${quote(text)} is not valid here (${error.message})` }];
-    }
+    case 'pattern':
     case 'format': {
-      const format = String((error.params as { format: string }).format);
       const text = String(data);
-      if (format === 'repository-pattern') {
-        return [{ code: 'invalid-repository-pattern', pointer, target: 'value', message: `${quote(text)} is not a valid repository pattern: ${repositoryPatternProblem(text) ?? 'invalid'}` }];
+      const rule = error.keyword === 'format' ? String(params.format) : def ?? '';
+      if (rule === 'ipv4-or-prefix' && text.includes(':') && isIpOrPrefix(text)) {
+        const kind = parsePointer(pointer).find((s) => s === 'udp' || s === 'icmp') ?? 'this';
+        return [{ code: 'ipv6-not-allowed', pointer, target: 'value', message: `${quote(text)} is IPv6: ${kind} rules take ${schema?.title ?? 'IPv4 address or prefix'}es only (use a tls or tcp rule for IPv6)`.replace('address or prefixes', 'addresses and prefixes') }];
       }
-      if (format === 'ipv4-or-prefix' && text.includes(':') && isIpOrPrefix(text)) {
-        return [{ code: 'ipv6-not-allowed', pointer, target: 'value', message: `${quote(text)} is IPv6: ${parsePointer(pointer).includes('icmp') ? 'icmp' : 'udp'} rules take IPv4 addresses and prefixes only (use a tls or tcp rule for IPv6)` }];
-      }
-      const problem = ipOrPrefixProblem(text, format === 'ipv4-or-prefix') ?? 'invalid';
-      return [{ code: 'invalid-cidr', pointer, target: 'value', message: `${quote(text)} is not a valid ${format === 'ipv4-or-prefix' ? 'IPv4 address or prefix' : 'IP address or prefix'}: ${problem}` }];
+      const what = schema?.title ? `a valid ${schema.title}` : `valid for ${where(pointer)}`;
+      const problem = PROBLEMS[rule]?.(text, schema ?? {});
+      const message = problem !== undefined ? `${quote(text)} is not ${what}: ${problem}` : `${quote(text)} is not ${what}. ${schema?.description ?? error.message ?? ''}`.trim();
+      return [{ code: valueCode('invalid-value'), pointer, target: 'value', message }];
     }
     case 'minimum':
     case 'maximum':
-      return [{ code: 'invalid-port', pointer, target: 'value', message: `port ${String(data)} is outside 1 to 65535` }];
-    case 'minItems':
-      return [{ code: 'empty-array', pointer, target: 'value', message: `${where(pointer)} must not be empty: list at least one item${parsePointer(pointer).at(-1) === 'ports' ? ' (a tls rule needs its ports, such as [443])' : ''}` }];
+      return [{ code: valueCode('invalid-value'), pointer, target: 'value', message: `${title} ${String(data)} is outside ${schema?.minimum} to ${schema?.maximum}` }];
+    case 'minItems': {
+      const example = skeleton(schema);
+      const hint = Array.isArray(example) && example.length > 0 ? `, such as ${JSON.stringify(example)}` : '';
+      return [{ code: 'empty-array', pointer, target: 'value', message: `${where(pointer)} must not be empty: list at least ${words(Number(params.limit))} item${Number(params.limit) === 1 ? '' : 's'}${hint}` }];
+    }
     case 'uniqueItems': {
       if (!Array.isArray(data)) return [];
       return uniqueDuplicates(data).map(({ later, first }) => ({

@@ -1,4 +1,4 @@
-/** Plain-words reasons for values that fail the URL and host-pattern rules of interface.md. */
+/** Why a text breaks the URL or the host-pattern rule (interface.md), in plain words: the reason part of `invalid-url` and `invalid-host-pattern` messages. */
 
 export function urlProblem(text: string): string {
   const scheme = /^https?:\/\//.exec(text);
