@@ -20,7 +20,8 @@ const status = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json
 try {
   const r = JSON.parse(readFileSync(report, 'utf8'));
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  const errors = status !== 0 && r.numFailedTests === 0 && r.numFailedTestSuites === 0 ? ' (vitest reported errors outside tests: unhandled rejections or exceptions; see above)' : '';
+  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}${errors}`);
 } catch {
   console.log('\n0 passed, 1 failed (no test report was written)');
 } finally {

@@ -114,12 +114,13 @@ describe('client against netpolicy serve', () => {
   it('answers every operation with 503 and Retry-After during a declared outage', async () => {
     writeFileSync(join(data, 'outage.json'), JSON.stringify({ operations: ['sbom', 'network-trace', 'artifacts'], retry_after: 0 }));
     try {
+      // Each call starts only when awaited: a rejection created ahead of its await is unhandled.
       for (const call of [
-        client().getSbom({ repo: 'acme/webapp', jobId: '1001' }),
-        client().getNetworkTrace({ repo: 'acme/webapp', jobId: '1001' }),
-        client().findArtifact({ kind: 'oci_index', digestAlgorithm: 'sha256', digestValue: D.index }),
+        () => client().getSbom({ repo: 'acme/webapp', jobId: '1001' }),
+        () => client().getNetworkTrace({ repo: 'acme/webapp', jobId: '1001' }),
+        () => client().findArtifact({ kind: 'oci_index', digestAlgorithm: 'sha256', digestValue: D.index }),
       ]) {
-        expect(await failure(call)).toMatchObject({ kind: 'unavailable', status: 503, type: PROBLEM_TYPES.dependencyUnavailable });
+        expect(await failure(call())).toMatchObject({ kind: 'unavailable', status: 503, type: PROBLEM_TYPES.dependencyUnavailable });
       }
     } finally {
       rmSync(join(data, 'outage.json'));
