@@ -4,6 +4,7 @@
  * almost matched and the smallest fix. Data first: the CLI renders it as text, JSON or Markdown.
  */
 import type { Policy } from '../policy/types';
+import { readConnection, readSource } from '../policy/rules-read';
 import { streamTrace, type TraceChunks } from '../trace/reader';
 import { parseTrace } from '../trace/reader';
 import type { AnyObservation, Trace, TraceHeader } from '../trace/types';
@@ -51,8 +52,18 @@ export interface ExplainSummary {
   reliesOnDefault: number;
 }
 
+/** Observations counted by the verdict the trace recorded (the facts beside the model's counts). */
+export interface RecordedCounts {
+  allowed: number;
+  denied: number;
+  /** DNS, unknown protocols, and accesses recorded without a verdict. */
+  none: number;
+}
+
 export interface ExplainReport {
   summary: ExplainSummary;
+  /** The same observations counted by recorded verdict. */
+  recorded: RecordedCounts;
   results: ExplainResult[];
   header: TraceHeader;
   /** Enabled presets whose contents are unknown. */
@@ -103,6 +114,7 @@ const CONNECTED_TRACKED = 1 << 20;
 export class Explainer {
   readonly compiled: CompiledPolicy;
   private readonly summary: ExplainSummary = { observations: 0, allowed: 0, denied: 0, disagreements: 0, none: 0, uncertain: 0, reliesOnDefault: 0 };
+  private readonly recorded: RecordedCounts = { allowed: 0, denied: 0, none: 0 };
   private readonly results: ExplainResult[] = [];
   private readonly resolved: ResolvedNames;
   private readonly denialDetails = new BoundedCache<string, { fix: Fix | null; nearMiss: NearMiss | null }>(DETAILS_CACHED);
@@ -150,6 +162,9 @@ export class Explainer {
     const r = o as { denied?: boolean; allowed?: boolean };
     const flag = protocol === 'http' ? (r.denied === undefined ? undefined : !r.denied) : protocol === 'tcp' || protocol === 'ssh_git' ? r.allowed : undefined;
     const recordedVerdict: ModelVerdict = flag === undefined ? 'none' : flag ? 'allow' : 'deny';
+    if (flag === undefined) this.recorded.none++;
+    else if (flag) this.recorded.allowed++;
+    else this.recorded.denied++;
     const agrees = recordedVerdict === 'none' || recordedVerdict === verdict;
     if (!agrees) s.disagreements++;
     const kept = !(this.only === 'denied' && verdict !== 'deny' && recordedVerdict !== 'deny' && agrees);
@@ -179,7 +194,7 @@ export class Explainer {
   }
 
   finish(header: TraceHeader = {}): ExplainReport {
-    return { summary: { ...this.summary }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice(), lateDnsAnswers: this.lateDnsAnswers };
+    return { summary: { ...this.summary }, recorded: { ...this.recorded }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice(), lateDnsAnswers: this.lateDnsAnswers };
   }
 
   private readonly scratchHttp = { kind: 'http' as const, method: 'GET', url: '', remoteIp: undefined as string | undefined };
@@ -271,6 +286,26 @@ export function explainTrace(policy: Policy, trace: Trace | string, options: Exp
   const explainer = new Explainer(policy, { ...options, resolvedNames: names.toMap() });
   for (const o of t.observations) explainer.add(o);
   return explainer.finish(t);
+}
+
+/**
+ * A rule named for people: its pointer (or `preset:<name>`) with its kind and first URL host,
+ * host pattern or CIDR, e.g. `/sources/2 (oci registry.example.org)`, `/connections/0 (tls *.example.org)`.
+ */
+export function describeRule(policy: Policy, id: string): string {
+  const match = /^\/(sources|connections)\/(\d+)$/.exec(id);
+  if (!match) return id === 'default' ? `the default (${policy.default === 'allow' ? 'allow' : 'deny'})` : id;
+  const list = (policy as Record<string, unknown>)[match[1]];
+  const item = Array.isArray(list) ? list[Number(match[2])] : undefined;
+  let what: string | undefined;
+  if (match[1] === 'sources') {
+    const read = readSource(item);
+    if (read) what = `${read.kind}${read.urls[0]?.url ? ` ${read.urls[0].url.host}` : read.ssh[0] ? ` ${read.ssh[0].host}` : ''}`;
+  } else {
+    const read = readConnection(item);
+    if (read) what = `${read.kind}${read.names?.[0] !== undefined ? ` ${read.names[0]}` : read.rawCidrs?.[0] !== undefined ? ` ${read.rawCidrs[0]}` : ''}`;
+  }
+  return what ? `${id} (${what})` : id;
 }
 
 /** One plain sentence comparing the recorded verdict with the model's (D4: both, when they differ). */

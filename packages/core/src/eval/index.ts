@@ -14,3 +14,4 @@ export { Suggester, suggestPolicy, suggestFromAccesses } from './suggest';
 export * from './policy-tests';
 export * from './diff';
 export { ResolvedNames } from './resolved-names';
+export { BoundedCache } from './bounded-cache';
