@@ -82,6 +82,9 @@ async function loadFormats() {
   }
 }
 
+/** Bundles that carry every workspace package they use are built from the sources. */
+const workspaceSources = Object.fromEntries(['core', 'client', 'language-service'].map((p) => [`@netpolicy/${p}`, `${root}packages/${p}/src/index.ts`]));
+
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'es2022', mainFields: ['module', 'main'] };
 
 async function bundles() {
@@ -96,8 +99,36 @@ async function bundles() {
       platform: 'node',
       sourcemap: false,
       // The CLI is one self-contained file built from the sources of every package.
-      alias: { '@netpolicy/core': `${root}packages/core/src/index.ts`, '@netpolicy/client': `${root}packages/client/src/index.ts` },
+      alias: workspaceSources,
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    }),
+    build({ ...common, entryPoints: [`${root}packages/language-service/src/index.ts`], outfile: `${root}packages/language-service/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
+    build({
+      ...common,
+      entryPoints: { index: `${root}packages/language-server/src/index.ts`, protocol: `${root}packages/language-server/src/protocol.ts` },
+      outdir: `${root}packages/language-server/dist`,
+      format: 'esm',
+      platform: 'neutral',
+      packages: 'external',
+    }),
+    // The server as one self-contained file per runtime: Node (stdio, IPC) and a classic worker script (IIFE) for browsers.
+    build({
+      ...common,
+      entryPoints: [`${root}packages/language-server/src/node.ts`],
+      outfile: `${root}packages/language-server/dist/node.js`,
+      format: 'esm',
+      platform: 'node',
+      alias: workspaceSources,
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    }),
+    build({
+      ...common,
+      entryPoints: [`${root}packages/language-server/src/browser.ts`],
+      outfile: `${root}packages/language-server/dist/browser.js`,
+      format: 'iife',
+      platform: 'browser',
+      mainFields: ['browser', 'module', 'main'],
+      alias: workspaceSources,
     }),
   ]);
 }

@@ -8,6 +8,8 @@ export default defineConfig({
     alias: {
       '@netpolicy/core': src('core'),
       '@netpolicy/client': src('client'),
+      '@netpolicy/language-service': src('language-service'),
+      '@netpolicy/language-server': src('language-server'),
     },
   },
   test: {
