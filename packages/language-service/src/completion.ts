@@ -45,7 +45,7 @@ function valueSnippet(path: Path, key: string, schema: SchemaFragment | undefine
   if (!schema) return '$1';
   if (Array.isArray(schema.enum)) return `"\${1|${schema.enum.join(',')}|}"`;
   switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
-    case 'array': return schema.items?.type === 'string' || schema.items?.$ref ? '["$1"]' : '[$1]';
+    case 'array': return schemaAt(toPointer([...path, 0]))?.type === 'string' ? '["$1"]' : '[$1]';
     case 'object': return '{$1}';
     case 'string': return '"$1"';
     case 'integer': case 'number': return `\${1:${schema.examples?.[0] ?? 0}}`;
