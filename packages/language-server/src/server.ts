@@ -47,6 +47,8 @@ class Cancelled extends Error {}
 export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
   const entries = new Map<string, Entry>();
+  /** Documents whose last publish had diagnostics (a document that stops being a policy file gets them cleared). */
+  const publishedNonEmpty = new Set<string>();
   let roots: string[] = [];
   let editorSettings: NetpolicySettings = {};
   let project: { config: ProjectConfig; path: string } | undefined;
@@ -133,13 +135,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
       }
       const doc = parsed(uri);
       if (!doc) {
-        connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] });
+        // Not (or no longer) a policy file: nothing, or clear what an earlier publish left.
+        if (publishedNonEmpty.delete(uri)) connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] });
         return;
       }
       const e = entryOf(uri);
       const diagnostics: LspDiagnostic[] = coreDiagnostics(uri).map((d) => toLspDiagnostic(doc, uri, d));
       if (e.usage && e.usageVersion === td.version && !doc.syntaxFailed) diagnostics.push(...unusedRuleHints(doc, uri, e.usage));
       connection.sendDiagnostics({ uri, version: td.version, diagnostics });
+      if (diagnostics.length > 0) publishedNonEmpty.add(uri);
+      else publishedNonEmpty.delete(uri);
       if (traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
     });
   }
@@ -344,7 +349,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       entry.traceRun++;
       entries.delete(e.document.uri);
     }
-    connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    if (publishedNonEmpty.delete(e.document.uri)) connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
   /** A request handler over the current parsed policy; null/[] for other documents or a cancelled request. */

@@ -110,6 +110,7 @@ export function describeRule(kind: string, body: Record<string, any>): string {
 }
 
 export function doHover(doc: PolicyDocument, position: Position, settings: ServiceSettings): Hover | null {
+  if (!position || !(position.line >= 0) || !(position.character >= 0) || position.line > doc.lineIndex.positionAt(doc.text.length).line) return null;
   const offset = offsetOf(doc, position);
   const at = nodeAt(doc, offset);
   if (!at) return null;
