@@ -40,6 +40,8 @@ interface Entry {
   usageVersion?: number;
   /** Bumped to cancel a running trace evaluation. */
   traceRun: number;
+  /** When the last change arrived (ms). */
+  lastChange: number;
 }
 
 class Cancelled extends Error {}
@@ -92,7 +94,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   function entryOf(uri: string): Entry {
     let e = entries.get(uri);
-    if (!e) entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0 }));
+    if (!e) entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0, lastChange: 0 }));
     return e;
   }
 
@@ -340,7 +342,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidChangeContent((e) => {
+    // An isolated edit is validated at once; edits in a burst (less than DEBOUNCE_MS apart) wait for a pause.
+    const entry = entryOf(e.document.uri);
+    const now = Date.now();
+    const burst = now - entry.lastChange < DEBOUNCE_MS;
+    entry.lastChange = now;
+    schedule(e.document.uri, burst ? DEBOUNCE_MS : 0);
+  });
   documents.onDidClose((e) => {
     const entry = entries.get(e.document.uri);
     if (entry) {
