@@ -61,7 +61,7 @@ function rssOf(pid) {
   }
 }
 
-const child = spawn(process.execPath, ['--expose-gc', `${root}packages/language-server/dist/node.js`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lsprof'] : []), '--expose-gc', `${root}packages/language-server/dist/node.js`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const waiting = new Map();
 conn.onNotification('textDocument/publishDiagnostics', (p) => {
@@ -106,9 +106,11 @@ for (let v = 2; v < 2 + EDITS; v++) {
 const rssLoaded = rssOf(child.pid);
 await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
 await new Promise((r) => setTimeout(r, 300));
-await conn.sendRequest('$/netpolicy/gc').catch(() => undefined);
-await new Promise((r) => setTimeout(r, 300));
 const rssClosed = rssOf(child.pid);
+await conn.sendRequest('shutdown');
+const exited = new Promise((r) => child.on('exit', r));
+await conn.sendNotification('exit');
+await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
 child.kill();
 
 const row = (name, ms, note = '') => console.log(`${name.padEnd(52)} ${ms.toFixed(2).padStart(9)} ms  ${note}`);

@@ -6,7 +6,7 @@
  * JSON grammar, and hands every other case (a syntax error before the cursor) to `getLocation`.
  * A property test holds it to `getLocation`.
  */
-import { createScanner, getLocation } from 'jsonc-parser';
+import { getLocation } from 'jsonc-parser';
 
 /** jsonc-parser's `SyntaxKind` values (a const enum, which isolated modules cannot read). */
 const SyntaxKind = {
@@ -31,8 +31,119 @@ export interface CursorToken {
 type Expect = 'value' | 'key' | 'colon' | 'comma-or-end';
 
 /** The fast scan; undefined when the text before the cursor leaves the grammar (the caller falls back). */
+/**
+ * The tokens of JSON with comments, as jsonc-parser's scanner gives them for valid input, at the
+ * speed of native searches: strings are skipped with `indexOf`, and a string's value is built only
+ * when asked. Anything unusual (a control character or bad escape in a string, a malformed number,
+ * an unknown word) is an error token, and the caller falls back to jsonc-parser.
+ */
+class FastTokens {
+  private offset = 0;
+  private end = 0;
+  private error = 0;
+  private kind = 0;
+  constructor(private readonly text: string) {}
+
+  scan(): number {
+    const text = this.text;
+    let i = this.end;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else break;
+    }
+    this.offset = i;
+    this.error = 0;
+    if (i >= text.length) { this.end = i; return (this.kind = SyntaxKind.EOF); }
+    const c = text.charCodeAt(i);
+    switch (c) {
+      case 123: this.end = i + 1; return (this.kind = SyntaxKind.OpenBraceToken);
+      case 125: this.end = i + 1; return (this.kind = SyntaxKind.CloseBraceToken);
+      case 91: this.end = i + 1; return (this.kind = SyntaxKind.OpenBracketToken);
+      case 93: this.end = i + 1; return (this.kind = SyntaxKind.CloseBracketToken);
+      case 44: this.end = i + 1; return (this.kind = SyntaxKind.CommaToken);
+      case 58: this.end = i + 1; return (this.kind = SyntaxKind.ColonToken);
+      case 34: {
+        let close = text.indexOf('"', i + 1);
+        while (close > 0) {
+          let backslashes = 0;
+          for (let k = close - 1; text.charCodeAt(k) === 92; k--) backslashes++;
+          if ((backslashes & 1) === 0) break;
+          close = text.indexOf('"', close + 1);
+        }
+        if (close < 0) { this.end = text.length; this.error = 1; return (this.kind = SyntaxKind.StringLiteral); }
+        this.end = close + 1;
+        let escapes = false;
+        for (let k = i + 1; k < close; k++) {
+          const d = text.charCodeAt(k);
+          if (d < 32) this.error = 1;
+          else if (d === 92) escapes = true;
+        }
+        if (escapes && this.error === 0) {
+          try { JSON.parse(text.slice(i, close + 1)); } catch { this.error = 1; }
+        }
+        return (this.kind = SyntaxKind.StringLiteral);
+      }
+      case 47: {
+        const next = text.charCodeAt(i + 1);
+        if (next === 47) {
+          let eol = i + 2;
+          while (eol < text.length && text.charCodeAt(eol) !== 10 && text.charCodeAt(eol) !== 13) eol++;
+          this.end = eol;
+          return (this.kind = SyntaxKind.LineCommentTrivia);
+        }
+        if (next === 42) {
+          const close = text.indexOf('*/', i + 2);
+          if (close < 0) { this.end = text.length; this.error = 1; } else this.end = close + 2;
+          return (this.kind = SyntaxKind.BlockCommentTrivia);
+        }
+        this.end = i + 1;
+        this.error = 1;
+        return (this.kind = 16);
+      }
+      default: {
+        let k = i;
+        while (k < text.length) {
+          const d = text.charCodeAt(k);
+          if ((d >= 48 && d <= 57) || (d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 45 || d === 43 || d === 46) k++;
+          else break;
+        }
+        if (k === i) k = i + 1;
+        this.end = k;
+        const word = text.slice(i, k);
+        if (word === 'true') return (this.kind = SyntaxKind.TrueKeyword);
+        if (word === 'false') return (this.kind = SyntaxKind.FalseKeyword);
+        if (word === 'null') return (this.kind = SyntaxKind.NullKeyword);
+        if (NUMBER.test(word)) return (this.kind = SyntaxKind.NumericLiteral);
+        this.error = 1;
+        return (this.kind = 16);
+      }
+    }
+  }
+
+  getTokenOffset(): number { return this.offset; }
+  getTokenLength(): number { return this.end - this.offset; }
+  getTokenError(): number { return this.error; }
+  /** The token's value: a string's content (escapes decoded), else its text. */
+  getTokenValue(): string {
+    const raw = this.text.slice(this.offset, this.end);
+    if (this.kind !== SyntaxKind.StringLiteral) return raw;
+    const inner = raw.slice(1, -1);
+    if (inner.indexOf('\\') < 0) return inner;
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      this.error = 1;
+      return inner;
+    }
+  }
+}
+
+/** A JSON number (linear: no nested quantifiers). */
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
 export function scanLocation(text: string, position: number): (CursorLocation & { token?: CursorToken }) | undefined {
-  const scanner = createScanner(text, true);
+  const scanner = new FastTokens(text);
   const path: Array<string | number> = [];
   const kinds: Array<'object' | 'array'> = [];
   let expect = 'value' as Expect;

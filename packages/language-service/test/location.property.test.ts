@@ -10,7 +10,7 @@ const same = (text: string, offset: number) => {
 };
 
 const layout = fc.constantFrom(undefined, 0, 1, 2, '\t');
-const edits = fc.constantFrom('"', ',', ':', '{', '}', '[', ']', ' ', 'x', '"k":', '// c\n', '/* c */', '1', 'tru', '\n');
+const edits = fc.constantFrom('"', ',', ':', '{', '}', '[', ']', ' ', 'x', '"k":', '// c\n', '/* c */', '1', 'tru', '\n', '\\', '"\\u00e9"', '"\\x"', '\u00a0', '-', '01', '1e5', '1.', '/', '\t', '"a\u0001b"', '\u2028');
 
 describe('locationAt agrees with jsonc-parser getLocation', () => {
   it('on JSON documents, at every offset', () => {
