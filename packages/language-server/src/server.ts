@@ -24,6 +24,8 @@ import { DenialsRequestMethod, type DenialsParams, type DenialsResult, type Netp
 
 /** Quiet time after an edit before validating (a burst of keystrokes is validated once). */
 export const DEBOUNCE_MS = 30;
+/** How long to wait for the client's answer to workspace/configuration. */
+const CONFIGURATION_TIMEOUT_MS = 2000;
 /** Quiet time after an edit before re-evaluating traces (heavier, less urgent). */
 export const TRACE_DEBOUNCE_MS = 500;
 
@@ -61,6 +63,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let canPullConfiguration = false;
   let canRefreshLenses = false;
   let canWatchFiles = false;
+  /** False until the first settings (editor and project file) are applied: no publish under defaults that are about to change. */
+  let settingsReady = false;
 
   const log = (message: string) => connection.console.log(`[netpolicy] ${message}`);
 
@@ -156,7 +160,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (e.timer) clearTimeout(e.timer);
     e.timer = setTimeout(() => {
       e.timer = undefined;
-      publish(uri);
+      // Before the settings are known, nothing is published (applySettings schedules every document).
+      if (settingsReady) publish(uri);
     }, delay);
   }
 
@@ -251,7 +256,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   async function pullEditorSettings(): Promise<void> {
     if (!canPullConfiguration) return;
     try {
-      const value = await connection.workspace.getConfiguration({ section: 'netpolicy' });
+      const value = await Promise.race([
+        connection.workspace.getConfiguration({ section: 'netpolicy' }),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CONFIGURATION_TIMEOUT_MS)),
+      ]);
+      if (value === undefined) return;
       editorSettings = value && typeof value === 'object' ? (value as NetpolicySettings) : {};
     } catch (err) {
       log(`workspace/configuration failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -288,7 +297,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     roots = folders.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
     const caps = params.capabilities ?? {};
-    canPullConfiguration = caps.workspace?.configuration === true;
+    // Clients that do not advertise workspace/configuration often answer it all the same (Neovim 0.7
+    // does, from its `settings`): pull unless the client says it cannot, and never wait long.
+    canPullConfiguration = caps.workspace?.configuration !== false;
     canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
     canWatchFiles = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const init = params.initializationOptions as { settings?: NetpolicySettings } | undefined;
@@ -316,15 +327,19 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (canWatchFiles) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE}` }, { globPattern: '**/*.json' }] }).catch(() => undefined);
     }
-    await loadProjectConfig();
-    await pullEditorSettings();
-    await applySettings();
+    try {
+      await loadProjectConfig();
+      await pullEditorSettings();
+    } finally {
+      settingsReady = true;
+      await applySettings();
+    }
   });
 
   connection.onDidChangeConfiguration(async (change) => {
     const pushed = (change?.settings as { netpolicy?: NetpolicySettings } | undefined)?.netpolicy;
-    if (canPullConfiguration) await pullEditorSettings();
-    else if (pushed && typeof pushed === 'object') editorSettings = pushed;
+    if (pushed && typeof pushed === 'object') editorSettings = pushed;
+    await pullEditorSettings();
     await applySettings();
   });
 

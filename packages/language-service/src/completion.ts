@@ -85,7 +85,9 @@ export function doComplete(doc: PolicyDocument, position: Position, settings: Se
   if (location.isAtPropertyKey) {
     const objectPath = location.path.slice(0, -1);
     const schema = schemaAt(toPointer(objectPath));
-    const present = new Set(contentsAt(doc, objectPath, location.path[location.path.length - 1]).map(String));
+    // The key being typed over (if any) does not count as present.
+    const typing = word.end > word.start ? location.path[location.path.length - 1] : undefined;
+    const present = new Set(contentsAt(doc, objectPath, typing).map(String));
     if (schema?.type === 'object' && schema.properties) {
       if (typeof schema.maxProperties === 'number' && present.size >= schema.maxProperties) return { isIncomplete: false, items };
       const hasColon = nextSignificant(text, word.end) === ':';
@@ -110,7 +112,7 @@ export function doComplete(doc: PolicyDocument, position: Position, settings: Se
   const path = location.path;
   const last = path[path.length - 1];
   const inArray = typeof last === 'number';
-  const siblings = new Set<unknown>(inArray ? contentsAt(doc, path.slice(0, -1), last) : []);
+  const siblings = new Set<unknown>(inArray ? contentsAt(doc, path.slice(0, -1), word.end > word.start ? last : undefined) : []);
   const value = (label: string, newText: string, detail?: string, docs?: string, kind: CompletionItemKind = CompletionItemKind.Value, snippet = false): void => {
     items.push({
       label,
