@@ -4,7 +4,7 @@
  * bounded in attempts and total time, and a cap on the response size.
  */
 import { ApiError, isProblem, type Problem } from './errors';
-import { redact, redactValue } from './redact';
+import { redact, redactBody, redactValue } from './redact';
 import { RETRYABLE_STATUSES } from './wire';
 
 export interface TransportOptions {
@@ -175,7 +175,7 @@ export function errorFromResponse(status: number, headers: Headers, body: Uint8A
     } catch { /* not JSON after all: described below */ }
   }
   // Redacted before it is cut short, so no cut leaves a piece of the token behind.
-  const text = redact(raw, token);
+  const text = redactBody(raw, token);
   if (problem) {
     const message = `HTTP ${status}: ${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`;
     return new ApiError(message, { status, problem, attempts });
