@@ -1,6 +1,7 @@
 /** Rendering an explain report for people: terminal text (colour on a TTY only) and Markdown. */
 import { verdictSentence, type ExplainReport, type ExplainResult } from '@netpolicy/core';
 import { paint } from './io';
+import { escapeControl as e } from './escape';
 
 interface Group {
   destination: string;
@@ -59,7 +60,7 @@ function sequences(g: Group): string {
 function fixText(r: ExplainResult): string | undefined {
   if (!r.fix) return undefined;
   const where = r.fix.pointer.replace(/\/-$/, '');
-  return `add to ${where}: ${JSON.stringify(r.fix.value)}`;
+  return e(`add to ${where}: ${JSON.stringify(r.fix.value)}`);
 }
 
 function summaryLine(report: ExplainReport): string {
@@ -79,9 +80,9 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
     out.push(c.bold(c.red(`Denied: ${denied} access${denied === 1 ? '' : 'es'} to ${groups.length} destination${groups.length === 1 ? '' : 's'}`)), '');
     for (const g of groups) {
       const r = g.first;
-      out.push(`  ${c.red('✗')} ${c.bold(g.destination)}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)})`)}`);
-      out.push(`      ${r.agrees ? '' : c.yellow('disagrees: ')}${verdictSentence(r)}`);
-      if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(r.nearMiss.rule)}: ${r.nearMiss.message}`);
+      out.push(`  ${c.red('✗')} ${c.bold(e(g.destination))}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)})`)}`);
+      out.push(`      ${r.agrees ? '' : c.yellow('disagrees: ')}${e(verdictSentence(r))}`);
+      if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(e(r.nearMiss.rule))}: ${e(r.nearMiss.message)}`);
       else out.push(`      nearest rule: none names this destination`);
       const fix = fixText(r);
       if (fix) out.push(`      ${c.green('fix')}: ${fix}`);
@@ -91,14 +92,14 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
   if (digest.disagreeingCount) {
     out.push(c.bold(c.yellow(`Recorded verdict differs from the model: ${digest.disagreeingCount}`)), '');
     for (const g of sortedGroups(digest.disagreeing)) {
-      out.push(`  ${c.yellow('!')} ${c.bold(g.destination)}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)})`)}`);
-      out.push(`      ${verdictSentence(g.first)}`, '');
+      out.push(`  ${c.yellow('!')} ${c.bold(e(g.destination))}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)})`)}`);
+      out.push(`      ${e(verdictSentence(g.first))}`, '');
     }
   }
   if (digest.allowedCount) {
     out.push(c.bold(c.green(`Allowed: ${digest.allowedCount}`)), '');
     for (const [rule, n] of [...digest.allowedByRule].sort((a, b) => b[1] - a[1])) {
-      out.push(`  ${c.green('✓')} ${rule === 'default' ? 'the default (allow) alone, no rule' : rule}  ${c.gray(`×${n}`)}`);
+      out.push(`  ${c.green('✓')} ${rule === 'default' ? 'the default (allow) alone, no rule' : e(rule)}  ${c.gray(`×${n}`)}`);
     }
     out.push('');
   }
@@ -111,7 +112,7 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
 }
 
 function md(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return e(text.replace(/\|/g, '\\|').replace(/\n/g, ' '));
 }
 
 export function renderMarkdown(report: ExplainReport, digest: ReportDigest): string {
