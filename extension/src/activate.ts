@@ -9,14 +9,19 @@ import { PROJECT_CONFIG_FILE, parseProjectConfig } from '@netpolicy/core';
 import { POLICY_LANGUAGES, languageFor } from './languages';
 import { registerCommands } from './commands';
 import { log, outputChannel } from './output';
+import { ExplainPanel } from './explain-panel';
 
 export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient;
 
 export interface NetpolicyApi {
   /** The running language client (undefined while the server is off). */
   client(): BaseLanguageClient | undefined;
-  /** When the client last reached the running state (ms since epoch). */
+  /** When activate() began (ms since epoch). */
+  readonly activatedAt: number;
+  /** When the client first reached the running state (ms since epoch). */
   readonly started: Promise<number>;
+  /** The explain report's panel last shown (tests drive it). */
+  explainPanel(): ExplainPanel | undefined;
 }
 
 let client: BaseLanguageClient | undefined;
@@ -126,7 +131,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
 
   await assigner.refresh();
   await startClient();
-  return { client: () => client, started };
+  return { client: () => client, activatedAt, started, explainPanel: () => ExplainPanel.current };
 }
 
 export async function deactivateClient(): Promise<void> {

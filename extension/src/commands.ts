@@ -26,12 +26,17 @@ function relative(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, false);
 }
 
-/** The policy to work on: the active editor's, else the only policy file, else one the user picks. */
-async function pickPolicy(): Promise<vscode.TextDocument | undefined> {
+/** The policy in the active editor, else in a visible one. */
+function openPolicy(): vscode.TextDocument | undefined {
   const active = vscode.window.activeTextEditor?.document;
   if (active && POLICY_LANGUAGES.includes(active.languageId)) return active;
-  const visible = vscode.window.visibleTextEditors.map((e) => e.document).find((d) => POLICY_LANGUAGES.includes(d.languageId));
-  if (visible) return visible;
+  return vscode.window.visibleTextEditors.map((e) => e.document).find((d) => POLICY_LANGUAGES.includes(d.languageId));
+}
+
+/** The policy to work on: the open one, else the only policy file, else one the user picks. */
+async function pickPolicy(): Promise<vscode.TextDocument | undefined> {
+  const open = openPolicy();
+  if (open) return open;
   const found = await vscode.workspace.findFiles('{**/*.netpolicy.json,**/*.netpolicy.jsonc,**/network-policy.json}', '**/node_modules/**', 100);
   if (found.length === 0) {
     void vscode.window.showWarningMessage('netpolicy: open a policy file (*.netpolicy.json, *.netpolicy.jsonc or network-policy.json) first.');
@@ -227,7 +232,13 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, jobArg?: JobR
   });
   if (!saved) return undefined;
   await rememberTrace(context, saved);
-  await explainTraceCommand(context, saved);
+  const policy = openPolicy();
+  if (policy) void explainTraceCommand(context, saved, policy.uri);
+  else {
+    void vscode.window.showInformationMessage(`netpolicy: saved the trace of ${job.repository} #${job.jobId} as ${relative(saved)}.`, 'Explain Against a Policy').then((a) => {
+      if (a) void explainTraceCommand(context, saved);
+    });
+  }
   return saved;
 }
 
