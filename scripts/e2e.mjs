@@ -71,6 +71,7 @@ async function launchBrowser() {
   });
 }
 
+let currentPage;
 const failures = [];
 const passes = [];
 async function step(name, fn) {
@@ -81,6 +82,7 @@ async function step(name, fn) {
     say(`ok   ${name} (${Date.now() - t} ms)`);
   } catch (e) {
     failures.push(`${name}: ${e?.message ?? e}`);
+    await currentPage?.screenshot({ path: join(artifacts, `failed-${name.replace(/[^a-z0-9]+/gi, '-')}.png`) }).catch(() => undefined);
     say(`FAIL ${name}: ${e?.stack ?? e}`);
   }
 }
@@ -134,6 +136,7 @@ async function ui() {
   const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    currentPage = page;
     const t0 = Date.now();
     await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -176,7 +179,9 @@ async function ui() {
 
     await step('Problems lists each mistake once, with its code', async () => {
       await page.keyboard.press('Control+Shift+M');
-      const rows = page.locator('.markers-panel .monaco-list-row[aria-level="2"], .markers-panel .monaco-tl-row .marker-message-details');
+      await page.locator('.markers-panel').waitFor();
+      // The list is virtual: maximize the panel so that every row is rendered.
+      await palette('View: Toggle Maximized Panel');
       await page.locator('.markers-panel .monaco-list-row').nth(11).waitFor({ timeout: 15_000 });
       const texts = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
       const body = texts.join('\n');
@@ -186,8 +191,9 @@ async function ui() {
         if (n !== 1) throw new Error(`${c} appears ${n} times in Problems:\n${body}`);
       }
       if (/\bjson\b\s*\(|Comments are not permitted|Property .* is not allowed/i.test(body)) throw new Error(`a JSON-support entry in Problems:\n${body}`);
-      void rows;
+      if (texts.length !== 12) throw new Error(`${texts.length - 1} entries in Problems, expected 11:\n${body}`);
       await shot(page, '02-problems');
+      await palette('View: Toggle Maximized Panel');
       await page.keyboard.press('Control+Shift+M');
     });
 
@@ -198,20 +204,27 @@ async function ui() {
       const item = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'pypi' }).first();
       await item.waitFor({ timeout: 15_000 });
       await shot(page, '03-quick-fix');
-      await item.click();
+      // The menu takes keys (a pointer block covers the page): move to the fix, apply it with Enter.
+      for (let i = 0; i < 10 && !(await page.locator('.action-widget .monaco-list-row.focused').filter({ hasText: 'pypi' }).count()); i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
       await page.waitForFunction(() => [...document.querySelectorAll('.editor-instance .view-line')].some((l) => l.textContent.includes('["pypi"]')), undefined, { timeout: 10_000 });
       if ((await editorText()).includes('pypy')) throw new Error('pypy still there');
     });
 
     await step('completion offers preset names', async () => {
-      await goTo(3, 16);
-      await page.keyboard.press('Control+Space');
+      // Start a second preset: `, "` after "pypi" (the quote triggers completion).
+      await goTo(3, 21);
+      await page.keyboard.type(', "');
       const widget = page.locator('.suggest-widget .monaco-list-row');
-      await widget.filter({ hasText: 'npm' }).first().waitFor({ timeout: 15_000 });
+      await widget.filter({ hasText: 'debian' }).first().waitFor({ timeout: 15_000 });
       const labels = await widget.allInnerTexts();
-      for (const n of ['npm', 'debian']) if (!labels.some((l) => l.includes(n))) throw new Error(`no ${n} in ${labels.join(' | ')}`);
+      for (const n of ['alpine', 'cargo', 'debian']) if (!labels.some((l) => l.includes(n))) throw new Error(`no ${n} in ${labels.join(' | ')}`);
       await shot(page, '04-completion');
+      // The list is virtual: filter to see one further down.
+      await page.keyboard.type('np');
+      await widget.filter({ hasText: 'npm' }).first().waitFor({ timeout: 5_000 });
       await page.keyboard.press('Escape');
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Control+Z');
     });
 
     await step('hover text', async () => {
@@ -229,7 +242,7 @@ async function ui() {
       await palette('Explorer: Focus on Outline View');
       const rows = page.locator('.outline-pane .monaco-list-row, [id="outline"] .monaco-list-row');
       await rows.filter({ hasText: 'sources' }).first().waitFor({ timeout: 15_000 });
-      await rows.filter({ hasText: 'connections' }).first().waitFor();
+      await rows.filter({ hasText: 'presets' }).first().waitFor();
       await shot(page, '06-outline');
     });
 

@@ -146,6 +146,8 @@ button { font: inherit; color: var(--vscode-button-foreground); background: var(
 button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
 button:hover { background: var(--vscode-button-hoverBackground); }
 button.secondary:hover { background: var(--vscode-button-secondaryHoverBackground); }
+button code { background: transparent; color: inherit; padding: 0; }
+code { background: var(--vscode-textCodeBlock-background); padding: 0 3px; border-radius: 2px; }
 button:focus-visible, li.item:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 button:disabled { opacity: 0.5; cursor: default; }
 .ok { color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
