@@ -46,8 +46,9 @@ function writeWorkspace(dir) {
   return dir;
 }
 
-function userSettings(profile) {
+function userSettings(profile, extra = {}) {
   writeFileSync(join(profile.userData, 'User/settings.json'), JSON.stringify({
+    ...extra,
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
@@ -72,6 +73,7 @@ async function launchBrowser() {
 }
 
 let currentPage;
+const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
 const failures = [];
 const passes = [];
 async function step(name, fn) {
@@ -84,6 +86,43 @@ async function step(name, fn) {
     failures.push(`${name}: ${e?.message ?? e}`);
     await currentPage?.screenshot({ path: join(artifacts, `failed-${name.replace(/[^a-z0-9]+/gi, '-')}.png`) }).catch(() => undefined);
     say(`FAIL ${name}: ${e?.stack ?? e}`);
+  }
+}
+
+// ---------------------------------------------------------------- the browser build (web worker extension host)
+async function web() {
+  const ws = writeWorkspace(join(work, 'ws-web'));
+  const profile = freshProfile(work);
+  userSettings(profile, { 'remote.extensionKind': { 'netpolicy.netpolicy': ['web'] } });
+  installExtension(entry, profile, vsix);
+  const server = await startCodeServer(entry, profile, { logFile: join(artifacts, 'code-server-web.log') });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    currentPage = page;
+    const workers = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    const logs = [];
+    page.on('console', (m) => logs.push(`console.${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+    process.on('exit', () => writeFileSync(join(artifacts, 'web-browser.log'), logs.join('\n')));
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await step('browser build: squiggles from the server in a web worker', async () => {
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').fill('ci.netpolicy.json');
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'ci.netpolicy.json' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 30_000 });
+      // Not the desktop server: no Node process runs this profile's dist/server.js.
+      const nodeServers = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l.includes(profile.extensions) && l.includes('dist/server.js'));
+      if (nodeServers.length > 0) throw new Error(`the desktop server runs: ${nodeServers.join('; ')}`);
+      if (workers.length === 0) throw new Error('no web worker was started');
+      await shot(page, '10-web-worker');
+    });
+  } finally {
+    await browser.close();
+    await server.stop();
   }
 }
 
@@ -133,7 +172,6 @@ async function ui() {
   say(installExtension(entry, profile, vsix).split('\n').pop());
   const server = await startCodeServer(entry, profile, { logFile: join(artifacts, 'code-server-ui.log') });
   const browser = await launchBrowser();
-  const shot = (page, name) => page.screenshot({ path: join(artifacts, `${name}.png`) });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     currentPage = page;
@@ -172,6 +210,9 @@ async function ui() {
       await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 30_000 });
       figures.openToSquigglesInBrowserMs = Date.now() - t0;
       await page.locator('.editor-instance .squiggly-warning').first().waitFor();
+      const nodeServers = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l.includes(profile.extensions) && l.includes('dist/server.js'));
+      if (nodeServers.length !== 1) throw new Error(`expected one Node server process over IPC, found ${nodeServers.length}`);
+      if (!nodeServers[0].includes('--node-ipc')) throw new Error(`server not over IPC: ${nodeServers[0]}`);
       const lang = await page.locator('.statusbar-item[id="status.editor.mode"]').innerText();
       if (!/netpolicy/i.test(lang)) throw new Error(`language mode shows ${lang}`);
       await shot(page, '01-squiggles');
@@ -299,8 +340,9 @@ async function ui() {
 
 const figures = { vsixBytes };
 try {
-  if (only !== 'integration') await ui();
-  if (only !== 'ui') await integration();
+  if (only === undefined || only === 'ui') await ui();
+  if (only === undefined || only === 'integration') await integration();
+  if (only === undefined || only === 'web') await web();
 } catch (e) {
   failures.push(`harness: ${e?.stack ?? e}`);
 } finally {

@@ -11,7 +11,7 @@ import { registerCommands } from './commands';
 import { log, outputChannel } from './output';
 import { ExplainPanel } from './explain-panel';
 
-export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient;
+export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient | Promise<BaseLanguageClient>;
 
 export interface NetpolicyApi {
   /** The running language client (undefined while the server is off). */
@@ -101,8 +101,8 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
 
   async function startClient(): Promise<void> {
     if (client || !serverEnabled()) return;
-    client = createClient(clientOptions, context);
     try {
+      client = await createClient(clientOptions, context);
       await client.start();
       const now = Date.now();
       log(`language server running (${now - activatedAt} ms after activation)`);
