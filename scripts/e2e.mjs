@@ -2,7 +2,8 @@
 // chromium driven by playwright-core). Packages the .vsix, installs it into a fresh profile and
 // checks what a person sees; then runs the extension-host integration tests
 // (extension/test/integration). Screenshots and logs go to extension/test-artifacts/.
-// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration, --keep.
+// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration|web, --keep,
+// --update-screenshots (copy the README's screenshots from this run into extension/images/).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -353,5 +354,11 @@ writeFileSync(join(artifacts, 'summary.json'), JSON.stringify({ passes, failures
 say(`figures: ${JSON.stringify(figures)}`);
 if (vsixBytes > 1.5 * 1024 * 1024) failures.push(`.vsix is ${vsixBytes} bytes, over the 1.5 MB budget`);
 if (figures.activationToFirstDiagnosticsMs !== undefined && figures.activationToFirstDiagnosticsMs >= 1000) failures.push(`activation to first diagnostics took ${figures.activationToFirstDiagnosticsMs} ms (budget 1000 ms)`);
+if (args.includes('--update-screenshots') && failures.length === 0) {
+  for (const [from, to] of [['01-squiggles', 'squiggles'], ['02-problems', 'problems'], ['03-quick-fix', 'quick-fix'], ['04-completion', 'completion'], ['08-explain-reveal', 'explain']]) {
+    copyFileSync(join(artifacts, `${from}.png`), join(ext, 'images', `${to}.png`));
+  }
+  say('README screenshots updated in extension/images/');
+}
 console.log(`\n${passes.length} passed, ${failures.length} failed${failures.length ? `:\n  ${failures.join('\n  ')}` : ''}\nartifacts: ${artifacts}`);
 process.exit(failures.length ? 1 : 0);

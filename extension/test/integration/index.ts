@@ -203,6 +203,23 @@ export async function run(): Promise<void> {
     }
   });
 
+  await test('with the server off, policy files are JSON and the contributed schema validates them', async () => {
+    const config = vscode.workspace.getConfiguration('netpolicy');
+    await config.update('server.enable', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      const doc = await vscode.workspace.openTextDocument(policyUri);
+      await vscode.window.showTextDocument(doc);
+      await until('the policy in json mode', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === policyUri.toString())?.languageId === 'json');
+      await until('netpolicy diagnostics cleared', () => netpolicyDiagnostics(policyUri).length === 0);
+      // VS Code's JSON support now reports the schema's findings (e.g. the unknown property `sourcse`).
+      const schemaFindings = await until('JSON schema diagnostics', () => { const d = vscode.languages.getDiagnostics(policyUri).filter((x) => x.source !== 'netpolicy'); return d.length > 0 ? d : undefined; }, 30_000);
+      assert(schemaFindings.some((d) => /sourcse/.test(d.message) || /not allowed/i.test(d.message)), `JSON findings: ${schemaFindings.map((d) => d.message).join('; ')}`);
+    } finally {
+      await config.update('server.enable', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await until('back in netpolicy with its diagnostics', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === policyUri.toString())?.languageId === 'netpolicy' && netpolicyDiagnostics(policyUri).length > 0 && vscode.languages.getDiagnostics(policyUri).every((d) => d.source === 'netpolicy'), 30_000);
+  });
+
   await test('every command is registered', async () => {
     const all = await vscode.commands.getCommands(true);
     for (const c of ['explainTrace', 'fetchTrace', 'suggestPolicy', 'useTrace', 'setToken', 'signOut']) assert(all.includes(`netpolicy.${c}`), `netpolicy.${c} missing`);
