@@ -51,14 +51,26 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<NetpolicyApi>('netpolicy.netpolicy');
   assert(ext, 'the extension netpolicy.netpolicy is not installed');
   const policyUri = file('ci.netpolicy.json');
-  // Open the policy at once: the time from activation to its first diagnostics is a budget (< 1 s).
+  // The budget "activation to first diagnostics < 1 s": the server's start (activation to a running
+  // client) plus the time from opening a policy to its diagnostics once the server runs. The
+  // extension host starts this test some time after activation, so the two are timed apart.
+  let diagnosedAt = 0;
+  const watch = vscode.languages.onDidChangeDiagnostics((e) => {
+    if (!diagnosedAt && e.uris.some((u) => u.toString() === policyUri.toString()) && netpolicyDiagnostics(policyUri).length > 0) diagnosedAt = Date.now();
+  });
+  const openedAt = Date.now();
   const opened = vscode.workspace.openTextDocument(policyUri).then((d) => vscode.window.showTextDocument(d));
   const api = ext.isActive ? ext.exports : await ext.activate();
   await opened;
+  const serverReadyAt = await api.started;
 
   await test('diagnostics with codes on a policy file, each mistake once, none from the JSON support', async () => {
     const diags = await until('netpolicy diagnostics', () => { const d = netpolicyDiagnostics(policyUri); return d.length >= 11 ? d : undefined; });
-    figures.activationToFirstDiagnosticsMs = Date.now() - api.activatedAt;
+    await until('the diagnostics event', () => diagnosedAt > 0);
+    watch.dispose();
+    figures.activationToServerReadyMs = serverReadyAt - api.activatedAt;
+    figures.openToDiagnosticsMs = diagnosedAt - Math.max(openedAt, serverReadyAt);
+    figures.activationToFirstDiagnosticsMs = figures.activationToServerReadyMs + figures.openToDiagnosticsMs;
     const doc = vscode.window.activeTextEditor!.document;
     assert(doc.languageId === 'netpolicy', `language is ${doc.languageId}`);
     const codes = diags.map(codeOf).sort();
