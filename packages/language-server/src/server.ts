@@ -24,6 +24,8 @@ import { DenialsRequestMethod, type DenialsParams, type DenialsResult, type Netp
 
 /** Quiet time after an edit before validating (a burst of keystrokes is validated once). */
 export const DEBOUNCE_MS = 30;
+/** How long to wait for the client's answer to workspace/configuration. */
+const CONFIGURATION_TIMEOUT_MS = 2000;
 /** Quiet time after an edit before re-evaluating traces (heavier, less urgent). */
 export const TRACE_DEBOUNCE_MS = 500;
 
@@ -40,6 +42,8 @@ interface Entry {
   usageVersion?: number;
   /** Bumped to cancel a running trace evaluation. */
   traceRun: number;
+  /** When the last change arrived (ms). */
+  lastChange: number;
 }
 
 class Cancelled extends Error {}
@@ -47,6 +51,8 @@ class Cancelled extends Error {}
 export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
   const entries = new Map<string, Entry>();
+  /** Documents whose last publish had diagnostics (a document that stops being a policy file gets them cleared). */
+  const publishedNonEmpty = new Set<string>();
   let roots: string[] = [];
   let editorSettings: NetpolicySettings = {};
   let project: { config: ProjectConfig; path: string } | undefined;
@@ -57,6 +63,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let canPullConfiguration = false;
   let canRefreshLenses = false;
   let canWatchFiles = false;
+  /** False until the first settings (editor and project file) are applied: no publish under defaults that are about to change. */
+  let settingsReady = false;
 
   const log = (message: string) => connection.console.log(`[netpolicy] ${message}`);
 
@@ -90,7 +98,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   function entryOf(uri: string): Entry {
     let e = entries.get(uri);
-    if (!e) entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0 }));
+    if (!e) entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0, lastChange: 0 }));
     return e;
   }
 
@@ -133,13 +141,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
       }
       const doc = parsed(uri);
       if (!doc) {
-        connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] });
+        // Not (or no longer) a policy file: nothing, or clear what an earlier publish left.
+        if (publishedNonEmpty.delete(uri)) connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] });
         return;
       }
       const e = entryOf(uri);
       const diagnostics: LspDiagnostic[] = coreDiagnostics(uri).map((d) => toLspDiagnostic(doc, uri, d));
       if (e.usage && e.usageVersion === td.version && !doc.syntaxFailed) diagnostics.push(...unusedRuleHints(doc, uri, e.usage));
       connection.sendDiagnostics({ uri, version: td.version, diagnostics });
+      if (diagnostics.length > 0) publishedNonEmpty.add(uri);
+      else publishedNonEmpty.delete(uri);
       if (traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
     });
   }
@@ -149,7 +160,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (e.timer) clearTimeout(e.timer);
     e.timer = setTimeout(() => {
       e.timer = undefined;
-      publish(uri);
+      // Before the settings are known, nothing is published (applySettings schedules every document).
+      if (settingsReady) publish(uri);
     }, delay);
   }
 
@@ -244,7 +256,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   async function pullEditorSettings(): Promise<void> {
     if (!canPullConfiguration) return;
     try {
-      const value = await connection.workspace.getConfiguration({ section: 'netpolicy' });
+      const value = await Promise.race([
+        connection.workspace.getConfiguration({ section: 'netpolicy' }),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CONFIGURATION_TIMEOUT_MS)),
+      ]);
+      if (value === undefined) return;
       editorSettings = value && typeof value === 'object' ? (value as NetpolicySettings) : {};
     } catch (err) {
       log(`workspace/configuration failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -281,7 +297,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     roots = folders.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
     const caps = params.capabilities ?? {};
-    canPullConfiguration = caps.workspace?.configuration === true;
+    // Clients that do not advertise workspace/configuration often answer it all the same (Neovim 0.7
+    // does, from its `settings`): pull unless the client says it cannot, and never wait long.
+    canPullConfiguration = caps.workspace?.configuration !== false;
     canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
     canWatchFiles = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const init = params.initializationOptions as { settings?: NetpolicySettings } | undefined;
@@ -309,15 +327,19 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (canWatchFiles) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE}` }, { globPattern: '**/*.json' }] }).catch(() => undefined);
     }
-    await loadProjectConfig();
-    await pullEditorSettings();
-    await applySettings();
+    try {
+      await loadProjectConfig();
+      await pullEditorSettings();
+    } finally {
+      settingsReady = true;
+      await applySettings();
+    }
   });
 
   connection.onDidChangeConfiguration(async (change) => {
     const pushed = (change?.settings as { netpolicy?: NetpolicySettings } | undefined)?.netpolicy;
-    if (canPullConfiguration) await pullEditorSettings();
-    else if (pushed && typeof pushed === 'object') editorSettings = pushed;
+    if (pushed && typeof pushed === 'object') editorSettings = pushed;
+    await pullEditorSettings();
     await applySettings();
   });
 
@@ -335,7 +357,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidChangeContent((e) => {
+    // An isolated edit is validated at once; edits in a burst (less than DEBOUNCE_MS apart) wait for a pause.
+    const entry = entryOf(e.document.uri);
+    const now = Date.now();
+    const burst = now - entry.lastChange < DEBOUNCE_MS;
+    entry.lastChange = now;
+    schedule(e.document.uri, burst ? DEBOUNCE_MS : 0);
+  });
   documents.onDidClose((e) => {
     const entry = entries.get(e.document.uri);
     if (entry) {
@@ -344,7 +373,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       entry.traceRun++;
       entries.delete(e.document.uri);
     }
-    connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    if (publishedNonEmpty.delete(e.document.uri)) connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
   /** A request handler over the current parsed policy; null/[] for other documents or a cancelled request. */

@@ -22,7 +22,7 @@ export interface TestClient {
   settings: Record<string, unknown>;
   request<T = any>(method: string, params: unknown): Promise<T>;
   notify(method: string, params: unknown): Promise<void>;
-  /** Resolves with the first publish for `uri` (and `version` when given) from now on or already recorded after `since`. */
+  /** Resolves with the first publish for `uri` (and `version` when given) recorded at index `since` or later (default: any). */
   diagnostics(uri: string, version?: number, since?: number): Promise<PublishedDiagnostics>;
   open(uri: string, text: string, version?: number, languageId?: string): Promise<void>;
   close(): Promise<void>;
@@ -63,7 +63,7 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
     connection, published, messages, settings: options.settings ?? {}, child,
     request: (method, params) => connection.sendRequest(method, params),
     notify: (method, params) => connection.sendNotification(method, params),
-    diagnostics(uri, version, since = published.length) {
+    diagnostics(uri, version, since = 0) {
       const found = published.slice(since).find((p) => p.uri === uri && (version === undefined || p.version === version));
       if (found) return Promise.resolve(found);
       return new Promise((resolve) => waiters.push({ uri, version, since, resolve }));
@@ -90,7 +90,7 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   connection.onRequest('workspace/configuration', (p: { items: Array<{ section?: string }> }) => p.items.map(() => client.settings));
   connection.onRequest('client/registerCapability', () => null);
   connection.onRequest('workspace/codeLens/refresh', () => null);
-  connection.onRequest('window/showMessageRequest', () => null);
+  connection.onRequest('window/showMessageRequest', (m: { type: number; message: string }) => { messages.push(m); return null; });
   connection.listen();
   await connection.sendRequest('initialize', {
     processId: null,

@@ -4,8 +4,9 @@
  * and does not; which requests a URL covers; what a whole rule permits under D4.
  */
 import {
-  formatAddress, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, valueAt, type PolicyDocument, type PresetEntry,
+  formatAddress, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, toPointer, valueAt, type PolicyDocument, type PresetEntry,
 } from '@netpolicy/core';
+import { scanLocation } from './location';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
 import type { ServiceSettings } from './settings';
@@ -110,8 +111,15 @@ export function describeRule(kind: string, body: Record<string, any>): string {
 }
 
 export function doHover(doc: PolicyDocument, position: Position, settings: ServiceSettings): Hover | null {
+  if (!position || !(position.line >= 0) || !(position.character >= 0) || position.line > doc.lineIndex.positionAt(doc.text.length).line) return null;
   const offset = offsetOf(doc, position);
-  const at = nodeAt(doc, offset);
+  // Keys and scalars from one scan of the text before the cursor; anything else from the tree.
+  const fast = scanLocation(doc.text, offset);
+  let at: { path: Array<string | number>; pointer: string; isKey: boolean; node: { type: string; value?: unknown; offset: number; length: number } } | undefined;
+  if (fast?.token) {
+    const t = fast.token;
+    at = { path: fast.path, pointer: toPointer(fast.path), isKey: t.isKey, node: { type: typeof t.value === 'string' ? 'string' : 'other', value: t.value, offset: t.offset, length: t.length } };
+  } else at = nodeAt(doc, offset);
   if (!at) return null;
   const { path, node, isKey } = at;
   const range = rangeOf(doc, node.offset, node.length);
