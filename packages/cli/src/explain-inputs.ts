@@ -1,7 +1,7 @@
 /** Inputs shared by explain, suggest, test and diff: policies, traces and test files, with exit-2 errors. */
 import { createReadStream, statSync } from 'node:fs';
 import { LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
-import { readTextFile, UsageError } from './io';
+import { EXIT, readTextFile, UsageError } from './io';
 
 /** Reads and validates a policy file; any error diagnostic makes it unusable (exit 2, messages on stderr). */
 export function loadPolicy(file: string, catalog: PresetCatalog): Policy {
@@ -15,7 +15,7 @@ export function loadPolicy(file: string, catalog: PresetCatalog): Policy {
       return `  ${file}:${p.line + 1}:${p.character + 1} ${d.code}: ${d.message}`;
     });
     const more = errors.length > 5 ? [`  ... and ${errors.length - 5} more (run \`netpolicy check ${file}\`)`] : [];
-    throw new UsageError([`${file} is not a valid policy:`, ...shown, ...more].join('\n') || `${file} is not a valid policy`);
+    throw new UsageError(`${file} is not a valid policy:`, EXIT.usage, [...shown, ...more].map((l) => l.trimStart())); // details: one escaped line each
   }
   return result.value as Policy;
 }

@@ -1,6 +1,7 @@
 /** Rendering an explain report for people: terminal text (colour on a TTY only) and Markdown. */
 import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
 import { paint } from './io';
+import { escapeControl as e } from './escape';
 
 interface Group {
   destination: string;
@@ -100,7 +101,7 @@ function sequences(g: Group): string {
 function fixText(r: ExplainResult): string | undefined {
   if (!r.fix) return undefined;
   const where = r.fix.pointer.replace(/\/-$/, '');
-  return `add to ${where}: ${JSON.stringify(r.fix.value)}`;
+  return e(`add to ${where}: ${JSON.stringify(r.fix.value)}`);
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
@@ -121,16 +122,17 @@ export const LEGEND = 'recorded: what the job\'s network layer did (the trace). 
 
 export function renderText(report: ExplainReport, digest: ReportDigest, color: boolean, policy: Policy): string {
   const c = paint(color);
-  const rule = (id: string) => describeRule(policy, id);
+  // Text from the policy and the trace is printed with control characters escaped (issue 10 item 2).
+  const rule = (id: string) => e(describeRule(policy, id));
   const out: string[] = [c.gray(LEGEND), ''];
   const head = (g: Group, mark: string, extra?: string) =>
-    `  ${mark} ${c.bold(g.destination)}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)}${extra ? `; ${extra}` : ''})`)}`;
+    `  ${mark} ${c.bold(e(g.destination))}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)}${extra ? `; ${e(extra)}` : ''})`)}`;
   const denial = (g: Group, mark: string, recordedNote: boolean) => {
     const r = g.first;
     const note = recordedNote ? (r.recorded.verdict === 'none' ? 'no recorded verdict' : r.recorded.reason ? `recorded: ${r.recorded.reason}` : undefined) : undefined;
     out.push(head(g, mark, note));
     if (!r.model.certain) out.push(`      ${c.yellow('uncertain')}: an enabled preset with unknown contents might allow it`);
-    if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(rule(r.nearMiss.rule))}: ${r.nearMiss.message}`);
+    if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(rule(r.nearMiss.rule))}: ${e(r.nearMiss.message)}`);
     else out.push('      nearest rule: none names this destination');
     const fix = fixText(r);
     if (fix) out.push(`      ${c.green('fix')}: ${fix}`);
@@ -151,7 +153,7 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
     for (const g of sortedGroups(digest.disagreeing)) {
       const r = g.first;
       out.push(head(g, c.yellow('!'), r.recorded.reason ? `recorded: ${r.recorded.reason}` : undefined));
-      out.push(`      allowed by ${c.cyan(rule(r.model.rule!))}${r.recorded.rule ? `; the job's layer applied ${r.recorded.rule}` : ''}`, '');
+      out.push(`      allowed by ${c.cyan(rule(r.model.rule!))}${r.recorded.rule ? `; the job's layer applied ${e(r.recorded.rule)}` : ''}`, '');
     }
     out.push(...omittedLine(digest.disagreeing));
   }
@@ -179,7 +181,7 @@ export function summaryLine(report: ExplainReport): string {
 }
 
 function md(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return e(text.replace(/\|/g, '\\|').replace(/\n/g, ' '));
 }
 
 export function renderMarkdown(report: ExplainReport, digest: ReportDigest): string {
