@@ -5,7 +5,7 @@ import { escapeControl as e } from './escape';
 
 interface Group {
   destination: string;
-  /** The first result for this destination (the one shown), without its observation. */
+  /** The first result for this destination (the one shown). */
   first: ExplainResult;
   count: number;
   /** Sequences of the first few results (enough to show). */
@@ -54,7 +54,8 @@ export class GroupTable {
       this.omittedAccesses++;
       this.omittedDestinations++;
     }
-    this.groups.set(r.destination, { destination: r.destination, first: { ...r, observation: undefined as never, access: undefined }, count: 1, sequences: [r.sequence] });
+    // The result itself (held only while its group is: at most `capacity` of them).
+    this.groups.set(r.destination, { destination: r.destination, first: r, count: 1, sequences: [r.sequence] });
     this.singles.add(r.destination);
   }
 }
@@ -135,7 +136,10 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
     if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(rule(r.nearMiss.rule))}: ${e(r.nearMiss.message)}`);
     else out.push('      nearest rule: none names this destination');
     const fix = fixText(r);
-    if (fix) out.push(`      ${c.green('fix')}: ${fix}`);
+    const widen = r.nearMiss?.widen;
+    // Widening the rule that nearly matched comes first; a new rule is the alternative.
+    if (widen) out.push(`      ${c.green('fix')}: widen ${rule(r.nearMiss!.rule)}: ${e(`add to ${widen.pointer.replace(/\/-$/, '')}: ${JSON.stringify(widen.value)}`)}`);
+    if (fix) out.push(`      ${widen ? 'or, a new rule' : c.green('fix')}: ${fix}`);
     out.push('');
   };
   if (digest.denied.total) {
@@ -193,7 +197,8 @@ export function renderMarkdown(report: ExplainReport, digest: ReportDigest): str
     for (const g of [...sortedGroups(digest.denied), ...sortedGroups(digest.performed)]) {
       const r = g.first;
       const near = r.nearMiss ? `\`${r.nearMiss.rule}\`: ${md(r.nearMiss.message)}` : '';
-      const fix = r.fix ? `add to \`${r.fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(r.fix.value))}\`` : '';
+      const w = r.nearMiss?.widen;
+      const fix = [w ? `widen: add to \`${w.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(w.value))}\`` : '', r.fix ? `${w ? 'or ' : ''}add to \`${r.fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(r.fix.value))}\`` : ''].filter(Boolean).join('<br>');
       out.push(`| \`${md(g.destination)}\` | ${g.count} | ${md(verdictSentence(r))} | ${near} | ${fix} |`);
     }
     out.push('');

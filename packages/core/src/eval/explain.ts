@@ -11,7 +11,7 @@ import type { AnyObservation, Trace, TraceHeader } from '../trace/types';
 import { accessOf, describeAccess, type Access } from './access';
 import { CompiledPolicy, compilePolicy } from './evaluate';
 import { fixFor, type Fix } from './fix';
-import { nearMiss, type NearMiss } from './near-miss';
+import { nearMiss, widening, type NearMiss } from './near-miss';
 import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
 import { BoundedCache } from './bounded-cache';
@@ -249,7 +249,12 @@ export class Explainer {
       : access.kind === 'http' ? `${destination}\u0000${access.remoteIp ?? ''}` : destination;
     let hit = this.denialDetails.get(key);
     if (!hit) {
-      hit = { fix: fixFor(this.policy, access, this.options, url), nearMiss: nearMiss(this.compiled.rules, access, { url }) ?? null };
+      const near = nearMiss(this.compiled.rules, access, { url }) ?? null;
+      if (near) {
+        const widen = widening(this.policy, near, access, url);
+        if (widen) near.widen = widen;
+      }
+      hit = { fix: fixFor(this.policy, access, this.options, url), nearMiss: near };
       this.denialDetails.set(key, hit);
     }
     return hit;

@@ -22,12 +22,25 @@ function addTo(policy: Policy, member: 'presets' | 'sources' | 'connections', it
   return (policy as Record<string, unknown>)[member] === undefined ? { pointer: `/${member}`, value: [item] } : { pointer: `/${member}/-`, value: item };
 }
 
-/** Applies a fix (as `netpolicy` proposes them) to a copy of the policy. */
+/**
+ * Applies a fix (as `netpolicy` proposes them: a new rule, or a near miss's widening) to a copy of
+ * the policy: RFC 6901 pointer, `-` appends; a missing last member is created.
+ */
 export function applyFix(policy: Policy, fix: Fix): Policy {
   const copy = structuredClone(policy) as Record<string, unknown>;
-  const parts = fix.pointer.split('/').slice(1);
-  if (parts.length === 1) copy[parts[0]] = fix.value;
-  else (copy[parts[0]] as unknown[]).push(fix.value);
+  const parts = fix.pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let at: unknown = copy;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = (at as Record<string, unknown>)[parts[i]];
+    if (next === undefined && i === parts.length - 2 && parts[i + 1] === '-') {
+      (at as Record<string, unknown>)[parts[i]] = [fix.value];
+      return copy as Policy;
+    }
+    at = next;
+  }
+  const last = parts[parts.length - 1];
+  if (Array.isArray(at) && last === '-') at.push(fix.value);
+  else Object.defineProperty(at as object, last, { value: fix.value, enumerable: true, writable: true, configurable: true });
   return copy as Policy;
 }
 

@@ -7,7 +7,7 @@ export {
 export { CompiledPolicy, compilePolicy, evaluate } from './evaluate';
 export { evaluateNaive } from './naive';
 export * from './explain';
-export { nearMiss, type NearMiss, type MissReason, type MissCode } from './near-miss';
+export { nearMiss, widening, type NearMiss, type MissReason, type MissCode, type Widening } from './near-miss';
 export { fixFor, applyFix, presetsPermitting, type Fix } from './fix';
 export { connectionFor, sourceForRequest, sourceForSsh, ecosystemOf, literalRepositoryPattern } from './recognise';
 export { Suggester, suggestPolicy, suggestFromAccesses } from './suggest';
