@@ -7,7 +7,7 @@ import type { Policy } from '../policy/types';
 import { readConnection, readSource } from '../policy/rules-read';
 import { streamTrace, type TraceChunks } from '../trace/reader';
 import { parseTrace } from '../trace/reader';
-import type { AnyObservation, Trace, TraceHeader } from '../trace/types';
+import { isKnownObservation, type AnyObservation, type DnsObservation, type Observation, type Trace, type TraceHeader } from '../trace/types';
 import { accessOf, describeAccess, type Access } from './access';
 import { CompiledPolicy, compilePolicy } from './evaluate';
 import { fixFor, type Fix } from './fix';
@@ -87,20 +87,16 @@ export interface ExplainOptions extends EvalOptions {
   resolvedNames?: ReadonlyMap<string, readonly string[]>;
 }
 
-function recordedOf(o: AnyObservation): ExplainResult['recorded'] {
-  const r = o as { denied?: boolean; allowed?: boolean; deniedReason?: string; matchedRule?: string };
-  let verdict: ModelVerdict = 'none';
-  if (o.protocol === 'http') verdict = r.denied === true ? 'deny' : r.denied === false ? 'allow' : 'none';
-  else if (o.protocol === 'tcp' || o.protocol === 'ssh_git') verdict = r.allowed === true ? 'allow' : r.allowed === false ? 'deny' : 'none';
-  return { verdict, reason: r.deniedReason ?? null, rule: r.matchedRule ?? null };
+function recordedOf(observation: AnyObservation): ExplainResult['recorded'] {
+  const o = isKnownObservation(observation) ? observation : undefined;
+  if (o === undefined || o.protocol === 'dns') return { verdict: 'none', reason: null, rule: null };
+  const allowed = o.protocol === 'http' ? (o.denied === undefined ? undefined : !o.denied) : o.allowed;
+  return { verdict: allowed === undefined ? 'none' : allowed ? 'allow' : 'deny', reason: o.deniedReason ?? null, rule: o.matchedRule ?? null };
 }
 
 function destinationOf(o: AnyObservation, a: Access | undefined): string {
   if (a) return describeAccess(a);
-  if (o.protocol === 'dns') {
-    const d = o as { queryType?: string; queryName?: string };
-    return `dns ${d.queryType ?? '?'} ${d.queryName ?? '?'}`;
-  }
+  if (isKnownObservation(o) && o.protocol === 'dns') return `dns ${o.queryType ?? '?'} ${o.queryName ?? '?'}`;
   return o.protocol;
 }
 
@@ -144,14 +140,15 @@ export class Explainer {
     const s = this.summary;
     s.observations++;
     const protocol = o.protocol;
-    if (protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
-    const remoteIp = (o as { remoteIp?: string }).remoteIp;
+    const known = isKnownObservation(o) ? o : undefined;
+    if (known?.protocol === 'dns') this.learn(known);
+    const remoteIp = known?.protocol === 'http' || known?.protocol === 'tcp' ? known.remoteIp : undefined;
     const resolved = protocol === 'tcp' && remoteIp !== undefined ? this.resolved.namesOf(remoteIp) : undefined;
     // Evaluate through a reused scratch access; a result that is kept gets its own copy.
-    const scratch = this.scratchFor(o, resolved);
+    const scratch = known && this.scratchFor(known, resolved);
     // Parsed once per observation and handed to evaluation, near miss and fix. Not cached by its
     // text: hashing a URL to look it up cost more than parsing it (profile of bench/explain.bench.mjs).
-    const url = protocol === 'http' ? parseUrl((o as Extract<AnyObservation, { protocol: 'http' }>).url) ?? null : undefined;
+    const url = known?.protocol === 'http' ? parseUrl(known.url) ?? null : undefined;
     const d = scratch ? this.compiled.evaluate(scratch, url) : undefined;
     const verdict: ModelVerdict = d ? d.verdict : 'none';
     const reliesOnDefault = verdict === 'allow' && d!.rule === 'default';
@@ -159,8 +156,7 @@ export class Explainer {
     else if (verdict === 'allow') { s.allowed++; if (reliesOnDefault) s.reliesOnDefault++; }
     else { s.denied++; if (!d.certain) s.uncertain++; }
     // The recorded verdict: `denied` for http, `allowed` for tcp and ssh_git.
-    const r = o as { denied?: boolean; allowed?: boolean };
-    const flag = protocol === 'http' ? (r.denied === undefined ? undefined : !r.denied) : protocol === 'tcp' || protocol === 'ssh_git' ? r.allowed : undefined;
+    const flag = known === undefined || known.protocol === 'dns' ? undefined : known.protocol === 'http' ? (known.denied === undefined ? undefined : !known.denied) : known.allowed;
     const recordedVerdict: ModelVerdict = flag === undefined ? 'none' : flag ? 'allow' : 'deny';
     if (flag === undefined) this.recorded.none++;
     else if (flag) this.recorded.allowed++;
@@ -203,32 +199,29 @@ export class Explainer {
   private readonly scratchSsh = { kind: 'ssh' as const, host: '', port: 0, user: undefined as string | undefined, repositoryPath: undefined as string | undefined };
 
   /** The access of an observation in a reused object (the same as accessOf, without allocating). */
-  private scratchFor(o: AnyObservation, resolved: string[] | undefined): Access | undefined {
+  private scratchFor(o: Observation, resolved: string[] | undefined): Access | undefined {
     switch (o.protocol) {
       case 'http': {
-        const h = o as Extract<AnyObservation, { protocol: 'http' }>;
         const a = this.scratchHttp;
-        a.method = h.method ?? 'GET'; a.url = h.url; a.remoteIp = h.remoteIp;
+        a.method = o.method ?? 'GET'; a.url = o.url; a.remoteIp = o.remoteIp;
         return a;
       }
       case 'tcp': {
-        const t = o as Extract<AnyObservation, { protocol: 'tcp' }>;
-        let hostnames = t.hostnames;
+        let hostnames = o.hostnames;
         // Evaluation only reads the names: the resolved list itself stands in for a copy of it.
         if (resolved && resolved.length) hostnames = hostnames && hostnames.length ? [...hostnames, ...resolved] : resolved;
-        if (t.serverName !== undefined || (t.alpn !== undefined && t.alpn.length > 0)) {
+        if (o.serverName !== undefined || (o.alpn !== undefined && o.alpn.length > 0)) {
           const a = this.scratchTls;
-          a.serverName = t.serverName; a.alpn = t.alpn; a.remoteIp = t.remoteIp; a.port = t.remotePort; a.hostnames = hostnames;
+          a.serverName = o.serverName; a.alpn = o.alpn; a.remoteIp = o.remoteIp; a.port = o.remotePort; a.hostnames = hostnames;
           return a;
         }
         const a = this.scratchTcp;
-        a.remoteIp = t.remoteIp; a.port = t.remotePort; a.hostnames = hostnames;
+        a.remoteIp = o.remoteIp; a.port = o.remotePort; a.hostnames = hostnames;
         return a;
       }
       case 'ssh_git': {
-        const g = o as Extract<AnyObservation, { protocol: 'ssh_git' }>;
         const a = this.scratchSsh;
-        a.host = g.host; a.port = g.port; a.user = g.user; a.repositoryPath = g.repositoryPath;
+        a.host = o.host; a.port = o.port; a.user = o.user; a.repositoryPath = o.repositoryPath;
         return a;
       }
       default:
@@ -236,7 +229,7 @@ export class Explainer {
     }
   }
 
-  private learn(d: Extract<AnyObservation, { protocol: 'dns' }>): void {
+  private learn(d: DnsObservation): void {
     for (const address of this.resolved.learn(d)) if (this.connectedOverflow || this.connected.has(address)) this.lateDnsAnswers = true;
   }
 
@@ -287,7 +280,7 @@ export async function explain(policy: Policy, trace: Trace | string | TraceChunk
 export function explainTrace(policy: Policy, trace: Trace | string, options: ExplainOptions = {}): ExplainReport {
   const t = typeof trace === 'string' ? parseTrace(trace) : trace;
   const names = new ResolvedNames();
-  for (const o of t.observations) if (o.protocol === 'dns') names.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
+  for (const o of t.observations) if (isKnownObservation(o) && o.protocol === 'dns') names.learn(o);
   const explainer = new Explainer(policy, { ...options, resolvedNames: names.toMap() });
   for (const o of t.observations) explainer.add(o);
   return explainer.finish(t);
