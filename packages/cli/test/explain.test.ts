@@ -142,6 +142,23 @@ describe('netpolicy explain', () => {
   });
 });
 
+describe('explain: a trace invalid partway', () => {
+  it('exits 2 with the message on stderr; stdout is never a complete JSON report', () => {
+    const good = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ protocol: 'http', sequence: i, url: `https://x${i}.example/${'p'.repeat(40)}`, denied: true }));
+    for (const [name, bad] of [['type', '{"protocol":"tcp","remote_port":"443"}'], ['syntax', '{"protocol":"http",]'], ['truncated', '{"protocol":"dns"']]) {
+      const file = join(mkdtempSync(join(tmpdir(), 'netpolicy-explain-partway-')), `${name}.json`);
+      writeFileSync(file, `{"observations":[${good.join(',')},${bad}${name === 'truncated' ? '' : ']}'}`);
+      for (const format of ['json', 'text']) {
+        const r = runCli(['explain', '--format', format, '--policy', 'fixtures/traces/denials/policy.json', '--trace', file]);
+        expect(r.code, `${name} ${format}`).toBe(2);
+        expect(r.stderr).toMatch(name === 'truncated' ? /truncated/ : /observation 1500/);
+        if (format === 'text') expect(r.stdout).toBe('');
+        else expect(() => JSON.parse(r.stdout)).toThrow();
+      }
+    }
+  });
+});
+
 describe('explain: DNS answers after the connection they name', () => {
   const args = ['explain', '--policy', 'fixtures/traces/late-dns/policy.json', '--format', 'json'];
   it('a trace file is read again so that every answer counts (D4)', () => {
