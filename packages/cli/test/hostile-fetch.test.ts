@@ -165,7 +165,7 @@ describe('--output (issue 10 items 4 and 8)', () => {
   });
 
   it('a new file follows the umask', async () => {
-    for (const [umask, mode] of [['077', 0o600], ['022', 0o644], ['027', 0o640]] as const) {
+    for (const [umask, mode] of [['077', 0o600], ['022', 0o644], ['027', 0o640], ['002', 0o664], ['000', 0o666]] as const) {
       const out = join(dir, `new-${umask}.json`);
       const r = await fetchTrace('ok', ['-o', out], {}, { umask });
       expect(r.code).toBe(0);
