@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startClient, fileUri, type TestClient } from './harness';
+
+const FIXTURE = fileURLToPath(new URL('../../../fixtures/traces/denials/', import.meta.url));
+const policyName = readdirSync(FIXTURE).find((n) => /^(policy|.*\.netpolicy|network-policy)\.jsonc?$/.test(n) && !n.includes('tests'))!;
+
+let clients: TestClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+});
+
+async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('trace-aware editing', () => {
+  it('shows per-rule lenses, hints on unused rules and lists denials with their fix', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-trace-'));
+    copyFileSync(join(FIXTURE, 'trace.json'), join(dir, 'trace.json'));
+    const text = readFileSync(join(FIXTURE, policyName), 'utf8');
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    writeFileSync(join(dir, 'ci.netpolicy.json'), text);
+    const c = await startClient({ rootUri: fileUri(dir), settings: { traces: ['trace.json'] } });
+    clients.push(c);
+    await c.open(uri, text, 1);
+    const lenses = await poll(() => c.request<any[]>('textDocument/codeLens', { textDocument: { uri } }), (l) => l.length > 0);
+    const titles = lenses.map((l) => l.command.title);
+    expect(titles.some((t) => /^1 traced access decided here: registry\.npmjs\.org/.test(t))).toBe(true);
+    expect(titles.some((t) => /^default: \d+ traced accesses decided here/.test(t))).toBe(true);
+    const denials = await c.request<any>('netpolicy/denials', { uri });
+    expect(denials.traces).toEqual([join(dir, 'trace.json')]);
+    expect(denials.observations).toBe(15);
+    expect(denials.denials.length).toBe(10);
+    expect(denials.denials.find((d: any) => d.destination.includes('registry.yarnpkg.com')).fix).toEqual({ pointer: '/sources/-', value: { npm: { urls: ['https://registry.yarnpkg.com'] } } });
+    const withHints = await poll(async () => c.published.filter((p) => p.uri === uri).at(-1)!, (p) => p.diagnostics.some((d) => d.code === 'unused-in-traces'));
+    const hint = withHints.diagnostics.find((d) => d.code === 'unused-in-traces');
+    expect(hint.severity).toBe(4);
+    expect(hint.tags).toEqual([1]);
+  });
+
+  it('reports a trace that is not valid without failing the policy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-trace-'));
+    writeFileSync(join(dir, 'broken.json'), '{"job": 1, "observations": [');
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    const c = await startClient({ rootUri: fileUri(dir), settings: { traces: ['broken.json', 'missing-folder'] } });
+    clients.push(c);
+    await c.open(uri, '{"presets": []}', 1);
+    const result = await poll(() => c.request<any>('netpolicy/denials', { uri }), (r) => r.errors.length === 2);
+    expect(result.errors.map((e: any) => e.trace)).toEqual([join(dir, 'broken.json'), join(dir, 'missing-folder')]);
+    expect(result.errors[0].message).toMatch(/job/);
+    expect(result.errors[1].message).toMatch(/ENOENT|no such file/);
+    expect((await c.diagnostics(uri, 1)).diagnostics).toEqual([]);
+  });
+});
