@@ -32,6 +32,7 @@ const scenarios: Record<string, Handler> = {
   prefix: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `token ${TOKEN.slice(0, 7)}… is unknown`)),
   middle: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `part ${TOKEN.slice(5, 16)} seen`)),
   'in-extension': (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', 'see instance', { instance: `/tokens/${TOKEN}`, nested: { deeper: [TOKEN.slice(0, 9)] } })),
+  proto: (_q, r) => send(r, 418, 'application/problem+json', `{"type":"about:blank","title":"t","status":418,"detail":"d","__proto__":{"polluted":"${TOKEN}"},"constructor":{"prototype":{"x":"${TOKEN}"}}}`),
   'html-cut': (_q, r) => send(r, 418, 'text/plain', `${'x'.repeat(115)}${TOKEN} trailing`),
   'in-media-type': (_q, r) => send(r, 200, `application/${TOKEN}`, trace),
   'in-reasons': (_q, r) => send(r, 200, 'application/json', JSON.stringify({ job: {}, observations: [{ protocol: TOKEN, observed_at: 'x', sequence: 0 }] })),
@@ -88,7 +89,7 @@ function expectNoTokenPiece(text: string): void {
 }
 
 describe('the token in service text (issue 10 item 5)', () => {
-  for (const scenario of ['whole', 'glued', 'escaped', 'prefix', 'in-extension', 'html-cut', 'in-media-type', 'in-reasons', 'redirect-elsewhere']) {
+  for (const scenario of ['whole', 'glued', 'escaped', 'prefix', 'in-extension', 'proto', 'html-cut', 'in-media-type', 'in-reasons', 'redirect-elsewhere']) {
     it(`never hands over the token or a long prefix of it: ${scenario}`, async () => {
       const error = await failure(scenario);
       const text = everything(error);
@@ -104,6 +105,14 @@ describe('the token in service text (issue 10 item 5)', () => {
     expect(error.message).toBe('HTTP 418: Rejected: token [redacted] is not allowed');
     expect((await failure('prefix')).detail).toBe('token [redacted]… is unknown');
     expect((await failure('glued')).detail).toBe('id=x[redacted]y;');
+  });
+
+  it('a __proto__ member is redacted as data, and pollutes nothing', async () => {
+    const error = await failure('proto');
+    expect(everything(error)).not.toContain(TOKEN.slice(0, 6));
+    expect(Object.getOwnPropertyDescriptor(error.problem, '__proto__')?.value).toEqual({ polluted: '[redacted]' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(error.problem)).toBe(Object.prototype);
   });
 
   it('removes a piece of half the token from its middle', async () => {
