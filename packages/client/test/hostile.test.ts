@@ -142,6 +142,9 @@ describe('the token in service text (issue 10 item 5)', () => {
       expect(() => new NetpolicyClient({ baseUrl: base, token })).toThrow(/shorter than 8 characters are refused/);
     }
     expect(() => new NetpolicyClient({ baseUrl: base, token: 'abcdefgh' })).not.toThrow();
+    for (const token of ['abcdefgh\u0001ijkl', 'abcdéfghijkl', 'abcdefghijk€', 'abc\u007fdefghij']) {
+      expect(() => new NetpolicyClient({ baseUrl: base, token })).toThrow(/cannot be sent in an Authorization header/);
+    }
   });
 
   it('redact equals the naive reference (every window of half the token looked up), on random tokens and texts', () => {
