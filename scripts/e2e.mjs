@@ -323,8 +323,12 @@ async function ui() {
       await quickOpen('other.json');
       const lang = page.locator('.statusbar-item[id="status.editor.mode"]');
       await page.waitForFunction(() => /^JSON$/i.test(document.querySelector('[id="status.editor.mode"]')?.textContent?.trim() ?? ''), undefined, { timeout: 10_000 });
-      // The policy got its squiggles within ~1 s of opening; allow other.json twice that to (wrongly) get any.
-      await page.waitForTimeout(2000);
+      // VS Code's JSON support is live on the file once the Outline (still shown) lists its members...
+      // (JSON's outline says "presets", netpolicy's said "presets 1 enabled").
+      await page.locator('.outline-pane .monaco-list-row, [id="outline"] .monaco-list-row').filter({ hasText: 'presets', hasNotText: 'enabled' }).first().waitFor({ timeout: 15_000 });
+      // ...and absence has no event to wait for: the policy got its squiggles within ~1 s of
+      // opening, so give other.json that long again to (wrongly) get any.
+      await page.waitForTimeout(1000);
       const squiggles = await page.locator('.editor-instance .squiggly-error, .editor-instance .squiggly-warning').count();
       if (squiggles !== 0) throw new Error(`${squiggles} squiggles on other.json (${await lang.innerText()})`);
       await page.keyboard.press('Control+Shift+M');
