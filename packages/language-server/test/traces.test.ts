@@ -62,3 +62,32 @@ describe('trace-aware editing', () => {
     expect((await c.diagnostics(uri, 1)).diagnostics).toEqual([]);
   });
 });
+
+describe('a big trace', () => {
+  it('is explained in the background: the server keeps answering in under a second', async () => {
+    // @ts-expect-error: a plain script without types
+    const { writeMixedTrace } = await import('../../../bench/explain-data.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-bigtrace-'));
+    writeMixedTrace(join(dir, 'big.json'), 150_000);
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    const c = await startClient({ spawn: true, rootUri: fileUri(dir), settings: { traces: ['big.json'] } });
+    clients.push(c);
+    await c.open(uri, '{\n  "default": "deny",\n  "presets": ["pypi", "npm"],\n  "sources": [{ "npm": { "urls": ["https://npm.internal.example"] } }]\n}\n', 1);
+    await c.diagnostics(uri, 1);
+    const slowest: number[] = [];
+    let denials: any = { traces: [] };
+    const until = Date.now() + 60_000;
+    while (denials.traces.length === 0 && Date.now() < until) {
+      const t = performance.now();
+      await c.request('textDocument/hover', { textDocument: { uri }, position: { line: 3, character: 20 } });
+      slowest.push(performance.now() - t);
+      denials = await c.request('netpolicy/denials', { uri });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(denials.observations).toBe(150_000);
+    expect(denials.denials.length).toBe(1000);
+    expect(denials.more).toBeGreaterThan(0);
+    expect(slowest.length).toBeGreaterThan(3);
+    expect(Math.max(...slowest)).toBeLessThan(1000);
+  }, 90_000);
+});

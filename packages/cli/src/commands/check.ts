@@ -7,6 +7,7 @@ import { EXIT, UsageError, readTextFile, useColor, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { toJson, toSarif, toText, type FileResult } from '../check-report';
 import { VERSION } from '../version';
+import { escapeControl } from '../escape';
 
 const usage = `Usage: netpolicy check [options] FILE|DIR...
 
@@ -75,7 +76,7 @@ async function run(args: string[], io: Io): Promise<number> {
       try {
         text = readTextFile(file);
       } catch (error) {
-        io.stderr.write(`netpolicy check: ${(error as Error).message}\n`);
+        io.stderr.write(`netpolicy check: ${escapeControl((error as Error).message)}\n`);
         unreadable++;
         continue;
       }

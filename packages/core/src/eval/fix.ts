@@ -7,9 +7,10 @@ import { defaultPresetCatalog } from '../presets/catalog';
 import type { Connection, Policy, Source } from '../policy/types';
 import type { Access } from './access';
 import { CompiledPolicy } from './evaluate';
+import { anyPermits } from './naive';
 import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
-import type { EvalOptions } from './rules';
-import { parseUrl } from './url';
+import { policyRules, type EvalOptions } from './rules';
+import { parseUrl, type ParsedUrl } from './url';
 
 export interface Fix {
   /** RFC 6901 pointer where to add: `/sources/-` appends; `/sources` when the policy has no sources yet. */
@@ -32,13 +33,14 @@ export function applyFix(policy: Policy, fix: Fix): Policy {
 
 /**
  * Adding a rule only adds permissions, so a fix allows the access exactly when the added item
- * alone permits it: checked on a one-rule policy, whatever the size of the user's.
+ * alone permits it: checked by the naive evaluator on the item's own rules (no policy compiled,
+ * whatever the size of the user's). A preset is proved by `presetsPermitting`, which found it.
  */
 function allows(fix: Fix, a: Access, options: EvalOptions): boolean {
   const member = fix.pointer.split('/')[1];
   const item = Array.isArray(fix.value) ? fix.value[0] : fix.value;
-  const alone: Policy = { presets: member === 'presets' ? [item as never] : [], [member === 'presets' ? 'sources' : member]: member === 'presets' ? [] : [item] };
-  return new CompiledPolicy(alone, options).firstPermitting(a) !== undefined;
+  if (member === 'presets') return presetsPermitting(a, options).includes(item as string);
+  return anyPermits(policyRules({ presets: [], [member]: [item] } as Policy, options), a);
 }
 
 const presetPolicies = new WeakMap<object, { name: string; compiled: CompiledPolicy }[]>();
@@ -55,7 +57,7 @@ export function presetsPermitting(a: Access, options: EvalOptions = {}): string[
 }
 
 /** The fix for a denied access, or null when no addition can be derived from what was recorded. */
-export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fix | null {
+export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): Fix | null {
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {
     const preset = presetsPermitting(a, options).find((n) => !policy.presets!.includes(n as never));
@@ -63,7 +65,7 @@ export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fi
   }
   let source: Source | undefined;
   if (a.kind === 'http') {
-    const url = parseUrl(a.url);
+    const url = parsed === undefined ? parseUrl(a.url) : parsed;
     if (url) source = sourceForRequest(url, a.method);
   } else if (a.kind === 'ssh') source = sourceForSsh(a);
   if (source) tries.push(addTo(policy, 'sources', source));
