@@ -311,7 +311,9 @@ async function ui() {
       await shot(page, '07-explain');
       const reveal = frame.locator('button[data-action="reveal"]').first();
       const label = await reveal.innerText();
-      await reveal.click();
+      // From the keyboard: the report focuses its first button; Enter activates it.
+      await reveal.focus();
+      await page.keyboard.press('Enter');
       await page.waitForFunction(() => /selected/.test(document.querySelector('[id="status.editor.selection"]')?.textContent ?? ''), undefined, { timeout: 10_000 });
       await shot(page, '08-explain-reveal');
       say(`     revealed: ${label}; status: ${await page.locator('[id="status.editor.selection"]').innerText()}`);
