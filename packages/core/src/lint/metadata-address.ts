@@ -2,7 +2,7 @@
 import { cidrContains, parseCidr } from '../formats/ip';
 import type { ParsedCidr } from '../formats/ip';
 import type { LintRule, RuleFinding } from './types';
-import { connectionCidrs, viewOf } from './walk';
+import { connectionCidrs, viewOf, refPointer } from './walk';
 
 /**
  * Cloud metadata and credential endpoints a CI job must not reach. The one list to adjust.
@@ -24,11 +24,16 @@ export const metadataAddress: LintRule = {
   check(context) {
     const findings: RuleFinding[] = [];
     for (const ref of connectionCidrs(viewOf(context))) {
-      const hit = [...new Set(targets.filter((t) => cidrContains(ref.cidr, t.cidr)).map((t) => t.text))];
-      if (hit.length === 0) continue;
+      // The addresses it contains, once each, in list order (no array built for the CIDRs that contain none).
+      let hit: string[] | undefined;
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[i];
+        if (cidrContains(ref.cidr, t.cidr) && !(hit ??= []).includes(t.text)) hit.push(t.text);
+      }
+      if (hit === undefined) continue;
       const names = hit.map((a) => `\`${a}\``).join(', ');
       findings.push({
-        pointer: ref.pointer,
+        pointer: refPointer(ref),
         message: `\`${ref.text}\` contains the cloud metadata address${hit.length > 1 ? 'es' : ''} ${names}, which ${hit.length > 1 ? 'serve' : 'serves'} instance credentials to anything that can reach ${hit.length > 1 ? 'them' : 'it'}. Narrow the CIDR so it excludes ${hit.length > 1 ? 'them' : 'it'}.`,
       });
     }
