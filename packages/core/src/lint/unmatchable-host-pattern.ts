@@ -6,7 +6,7 @@
 import { unmatchableHostProblem } from '../formats/host-pattern';
 import { isPolicyUrl } from '../eval/url';
 import type { LintRule, RuleFinding } from './types';
-import { hostPatterns, quote, sourceUrls, viewOf } from './walk';
+import { hostPatterns, quote, sourceUrls, viewOf, refPointer } from './walk';
 
 export const unmatchableHostPattern: LintRule = {
   code: 'unmatchable-host-pattern',
@@ -18,7 +18,7 @@ export const unmatchableHostPattern: LintRule = {
       const problem = unmatchableHostProblem(ref.pattern);
       if (!problem) continue;
       findings.push({
-        pointer: ref.pointer,
+        pointer: refPointer(ref),
         message: `Host pattern ${quote(ref.pattern)} can never match a host name: ${problem}. Fix the typo; as written this entry allows nothing.`,
       });
     }
@@ -29,7 +29,7 @@ export const unmatchableHostPattern: LintRule = {
       const problem = unmatchableHostProblem(host);
       if (!problem || !isPolicyUrl(ref.url)) continue;
       findings.push({
-        pointer: ref.pointer,
+        pointer: refPointer(ref),
         message: `The host of URL ${quote(ref.url)} can never be a host name: ${problem}. Fix the typo; as written this URL allows nothing.`,
       });
     }

@@ -138,29 +138,31 @@ function walk(value: unknown): PolicyView {
 }
 
 /**
- * A value inside a source or connection: `<entry>/<kind>/<member>[/<item>][/<leaf>]`. The pointer text
- * is built when read, since few values get a finding (building 10,000s of them up front cost GC time).
+ * A value inside a source or connection: `<entry>/<kind>/<member>[/<item>][/<leaf>]`. Plain objects
+ * (one literal per value, no class chain to construct), and the pointer text is built by `refPointer`
+ * only for the few values that get a finding (building 10,000s of them up front cost GC time).
  */
-abstract class MemberRef {
-  constructor(private readonly entry: { pointer: string; kind: string }, private readonly member: string, private readonly item = -1, private readonly leaf?: string) {}
-
-  get pointer(): string {
-    // Kinds and member names are fixed words: no RFC 6901 escaping needed.
-    let pointer = `${this.entry.pointer}/${this.entry.kind}/${this.member}`;
-    if (this.item >= 0) pointer += `/${this.item}`;
-    if (this.leaf !== undefined) pointer += `/${this.leaf}`;
-    return pointer;
-  }
+export interface MemberRef {
+  entry: { pointer: string; kind: string };
+  member: string;
+  /** Array index under `member`, -1 for a plain member. */
+  item: number;
+  leaf: string | undefined;
 }
 
-/** A URL-valued member of a source, with its pointer. */
-export class UrlRef extends MemberRef {
+export function refPointer(ref: MemberRef): string {
+  // Kinds and member names are fixed words: no RFC 6901 escaping needed.
+  let pointer = `${ref.entry.pointer}/${ref.entry.kind}/${ref.member}`;
+  if (ref.item >= 0) pointer += `/${ref.item}`;
+  if (ref.leaf !== undefined) pointer += `/${ref.leaf}`;
+  return pointer;
+}
+
+/** A URL-valued member of a source. */
+export interface UrlRef extends MemberRef {
   /** The URL text. */
-  readonly url: string;
-  constructor(readonly source: SourceEntry, readonly read: UrlRead) {
-    super(source, read.member, read.item, read.leaf);
-    this.url = read.text;
-  }
+  url: string;
+  read: UrlRead;
 }
 
 /** The shared reading of a source (policy/rules-read.ts), made once per entry on first use. */
@@ -177,15 +179,18 @@ export function sourceUrls(view: PolicyView): UrlRef[] {
   if (view.memo.urls) return view.memo.urls;
   const out: UrlRef[] = (view.memo.urls = []);
   for (const source of view.sources) {
-    for (const u of readOf(source).urls) out.push(new UrlRef(source, u));
+    const urls = readOf(source).urls;
+    for (let i = 0; i < urls.length; i++) {
+      const u = urls[i];
+      out.push({ entry: source, member: u.member, item: u.item, leaf: u.leaf, url: u.text, read: u });
+    }
   }
   return out;
 }
 
-export class CidrRef extends MemberRef {
-  constructor(readonly connection: ConnectionEntry, readonly text: string, readonly cidr: ParsedCidr, item: number) {
-    super(connection, 'cidrs', item);
-  }
+export interface CidrRef extends MemberRef {
+  text: string;
+  cidr: ParsedCidr;
 }
 
 /** Every well-formed CIDR of every connection (tls, tcp: ip-or-prefix; udp, icmp: ipv4-or-prefix). */
@@ -198,16 +203,14 @@ export function connectionCidrs(view: PolicyView): CidrRef[] {
     if (!Array.isArray(cidrs)) continue;
     for (let j = 0; j < cidrs.length; j++) {
       const cidr = typeof cidrs[j] === 'string' ? cidrOf(cidrs[j], ipv4Only) : undefined;
-      if (cidr) out.push(new CidrRef(connection, cidrs[j], cidr, j));
+      if (cidr) out.push({ entry: connection, member: 'cidrs', item: j, leaf: undefined, text: cidrs[j], cidr });
     }
   }
   return out;
 }
 
-export class HostPatternRef extends MemberRef {
-  constructor(entry: { pointer: string; kind: string }, readonly pattern: string, member: string, item: number, leaf?: string) {
-    super(entry, member, item, leaf);
-  }
+export interface HostPatternRef extends MemberRef {
+  pattern: string;
 }
 
 /** Every schema-valid host pattern: tls `serverNamePatterns`, tcp `hostPatterns`, git `ssh[].host`. */
@@ -220,14 +223,16 @@ export function hostPatterns(view: PolicyView): HostPatternRef[] {
     const patterns = c.body[member];
     if (!Array.isArray(patterns)) continue;
     for (let j = 0; j < patterns.length; j++) {
-      if (typeof patterns[j] === 'string' && isHostPattern(patterns[j])) out.push(new HostPatternRef(c, patterns[j], member, j));
+      if (typeof patterns[j] === 'string' && isHostPattern(patterns[j])) out.push({ entry: c, member, item: j, leaf: undefined, pattern: patterns[j] });
     }
   }
   for (const s of view.sources) {
     if (s.kind !== 'git' || !Array.isArray(s.body.ssh)) continue;
-    s.body.ssh.forEach((t, j) => {
-      if (isObject(t) && typeof t.host === 'string' && isHostPattern(t.host)) out.push(new HostPatternRef(s, t.host, 'ssh', j, 'host'));
-    });
+    const ssh = s.body.ssh;
+    for (let j = 0; j < ssh.length; j++) {
+      const t = ssh[j];
+      if (isObject(t) && typeof t.host === 'string' && isHostPattern(t.host)) out.push({ entry: s, member: 'ssh', item: j, leaf: 'host', pattern: t.host });
+    }
   }
   return out;
 }
