@@ -6,7 +6,7 @@
 import type { ParsedCidr } from '../formats/ip';
 import type { Atom, ConnAtom, ConnClass, Coverer, GitHttpsAtom, GitSshAtom, HttpAtom, Labelled, OciAtom } from './rule-atoms';
 import { connCovers, coveringHostKeys, hostCovers, patternsCover } from './rule-atoms';
-import type { AtomUrl } from './rule-atoms';
+import type { UrlAtom } from './rule-atoms';
 
 /** One server name and port of a `tls` rule; `requests` when the rule may also match HTTP requests. */
 export interface TlsPiece { host: string; port: number; requests: boolean }
@@ -61,12 +61,12 @@ class HostBuckets<A> {
 
   /** The buckets of the patterns that could cover `b`, in the order of `coveringHostKeys`. */
   candidates(b: string): Labelled<A>[][] {
-    const out: Labelled<A>[][] = [];
     if (!this.wildcards) {
+      // Array literals, not `[]` + push (whose first push reserves 17 slots): this runs per lookup.
       const own = this.map.get(b);
-      if (own) out.push(own);
-      return out;
+      return own ? [own] : NO_LISTS;
     }
+    const out: Labelled<A>[][] = [];
     for (const key of coveringHostKeys(b)) {
       const list = this.map.get(key);
       if (list) out.push(list);
@@ -81,7 +81,11 @@ interface CidrBuckets {
   lengths: { 4: Set<number>; 6: Set<number> };
 }
 
-const TLS_CLASSES: ConnClass[] = ['tls', 'tcp'];
+/** The classes whose CIDR atoms may cover an atom of each class (constant lists: nothing built per lookup). */
+const CIDR_CLASSES: Record<ConnClass, readonly ConnClass[]> = { tls: ['tls', 'tcp'], tcp: ['tcp'], udp: ['udp'], icmp: ['icmp'] };
+/** Shared empty results (never mutated). */
+const NO_ENTRIES: readonly never[] = [];
+const NO_LISTS: never[][] = [];
 
 // Does URL atom `a` cover `b`? Module functions, not closures per lookup (two lookups per URL of a policy).
 
@@ -110,10 +114,10 @@ export class AtomIndex {
   private readonly connHosts = new Map<ConnClass, HostBuckets<ConnAtom>>();
   private readonly connCidrs = new Map<ConnClass, CidrBuckets>();
 
-  private static putUrl<A>(map: UrlMap<A>, url: AtomUrl, entry: Labelled<A>): void {
-    let paths = map.get(url.origin);
-    if (!paths) map.set(url.origin, (paths = new Map()));
-    put(paths, url.path, entry);
+  private static putUrl<A>(map: UrlMap<A>, atom: UrlAtom, entry: Labelled<A>): void {
+    let paths = map.get(atom.origin);
+    if (!paths) map.set(atom.origin, (paths = new Map()));
+    put(paths, atom.url.path, entry);
   }
 
   /** `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path. */
@@ -136,9 +140,9 @@ export class AtomIndex {
       const { host, port, scheme, path } = atom.url;
       // One entry serves as bucket entry and endpoint coverer.
       const entry = { label, order, atom };
-      if (atom.shape === 'http') AtomIndex.putUrl(this.http, atom.url, entry as Labelled<HttpAtom>);
-      else if (atom.shape === 'oci') AtomIndex.putUrl(this.oci, atom.url, entry as Labelled<OciAtom>);
-      else AtomIndex.putUrl(this.git, atom.url, entry as Labelled<GitHttpsAtom>);
+      if (atom.shape === 'http') AtomIndex.putUrl(this.http, atom, entry as Labelled<HttpAtom>);
+      else if (atom.shape === 'oci') AtomIndex.putUrl(this.oci, atom, entry as Labelled<OciAtom>);
+      else AtomIndex.putUrl(this.git, atom, entry as Labelled<GitHttpsAtom>);
       AtomIndex.putFirst(this.endpoints, host, port, entry);
       if (atom.shape === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, entry);
       return;
@@ -170,11 +174,11 @@ export class AtomIndex {
     }
   }
 
-  private byPrefix<A, B extends { url: AtomUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B, exact: boolean) => boolean): Coverer | undefined {
-    const paths = map.get(b.url.origin);
+  private byPrefix<A, B extends UrlAtom>(map: UrlMap<A>, b: B, ok: (a: A, b: B, exact: boolean) => boolean): Coverer | undefined {
+    const paths = map.get(b.origin);
     if (!paths) return undefined;
     for (const path of coveringPaths(b.url.path)) {
-      for (const e of paths.get(path) ?? []) if (ok(e.atom, b, path === b.url.path)) return e;
+      for (const e of paths.get(path) ?? NO_ENTRIES) if (ok(e.atom, b, path === b.url.path)) return e;
     }
     return undefined;
   }
@@ -195,7 +199,7 @@ export class AtomIndex {
       case 'oci': return this.byPrefix(this.http, b, anyCovers) ?? this.exact(this.oci, b, ociCovers);
       case 'git-https': return this.byPrefix(this.http, b, anyCovers) ?? this.byPrefix(this.git, b, gitCovers);
       case 'git-ssh':
-        for (const list of this.ssh.get(b.port)?.candidates(b.host) ?? []) {
+        for (const list of this.ssh.get(b.port)?.candidates(b.host) ?? NO_LISTS) {
           for (const e of list) {
             const a = e.atom;
             if (hostCovers(a.host, b.host) && (a.user === undefined || a.user === b.user) && patternsCover(a.patterns, b.patterns)) return e;
@@ -207,8 +211,8 @@ export class AtomIndex {
     }
   }
 
-  private exact<A, B extends { url: AtomUrl }>(map: UrlMap<A>, b: B, ok: (a: A, b: B) => boolean): Coverer | undefined {
-    for (const e of map.get(b.url.origin)?.get(b.url.path) ?? []) if (ok(e.atom, b)) return e;
+  private exact<A, B extends UrlAtom>(map: UrlMap<A>, b: B, ok: (a: A, b: B) => boolean): Coverer | undefined {
+    for (const e of map.get(b.origin)?.get(b.url.path) ?? NO_ENTRIES) if (ok(e.atom, b)) return e;
     return undefined;
   }
 
@@ -223,12 +227,12 @@ export class AtomIndex {
     }
     if (b.cidrs) {
       const first = b.cidrs[0];
-      for (const cls of b.kind === 'tls' ? TLS_CLASSES : [b.kind]) {
+      for (const cls of CIDR_CLASSES[b.kind]) {
         const cidrs = this.connCidrs.get(cls);
         if (!cidrs) continue;
         for (const len of cidrs.lengths[first.version]) {
           if (len > first.prefix) continue;
-          for (const e of cidrs.map.get(networkKey(first, len)) ?? []) if ((!best || e.order < best.order) && connCovers(e.atom, b)) best = e;
+          for (const e of cidrs.map.get(networkKey(first, len)) ?? NO_ENTRIES) if ((!best || e.order < best.order) && connCovers(e.atom, b)) best = e;
         }
       }
     }
