@@ -15,7 +15,7 @@ export interface TlsPiece { host: string; port: number; requests: boolean }
 const BUCKET_DEPTH = 32;
 
 /** Every path that, as a rule URL path, covers request paths under `path` (D4 `/` boundary). */
-function coveringPaths(path: string): string[] {
+export function coveringPaths(path: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < path.length; i++) {
     if (path.charCodeAt(i) !== 47) continue;
@@ -101,9 +101,22 @@ const gitCovers = (a: GitHttpsAtom, b: GitHttpsAtom, exact: boolean): boolean =>
 
 /**
  * URL atoms by origin, then by path: most origins of a policy appear once, so a lookup usually ends
- * at the origin without building the covering paths or any key text.
+ * at the origin without building the covering paths or any key text. An origin with one path holds
+ * that path and its list directly (no map per origin: most origins of a policy have one path); a
+ * second path turns it into a map by path.
  */
-type UrlMap<A> = Map<string, Map<string, Labelled<A>[]>>;
+interface OnePath<A> { path: string; list: Labelled<A>[] }
+type Paths<A> = OnePath<A> | Map<string, Labelled<A>[]>;
+type UrlMap<A> = Map<string, Paths<A>>;
+
+function listAt<A>(paths: Paths<A>, path: string): Labelled<A>[] | undefined {
+  return paths instanceof Map ? paths.get(path) : paths.path === path ? paths.list : undefined;
+}
+
+/** Rule path `a` is one of `coveringPaths(b)`: a prefix of `b` ending at a `/` boundary, or `b` itself. */
+export function coversPath(a: string, b: string): boolean {
+  return b.startsWith(a) && (a.length === b.length || b.charCodeAt(a.length) === 47 || a.charCodeAt(a.length - 1) === 47);
+}
 
 export class AtomIndex {
   private readonly http: UrlMap<HttpAtom> = new Map();
@@ -115,14 +128,37 @@ export class AtomIndex {
   private readonly connCidrs = new Map<ConnClass, CidrBuckets>();
 
   private static putUrl<A>(map: UrlMap<A>, atom: UrlAtom, entry: Labelled<A>): void {
-    let paths = map.get(atom.origin);
-    if (!paths) map.set(atom.origin, (paths = new Map()));
-    put(paths, atom.url.path, entry);
+    const path = atom.url.path;
+    const paths = map.get(atom.origin);
+    if (paths === undefined) map.set(atom.origin, { path, list: [entry] });
+    else if (paths instanceof Map) put(paths, path, entry);
+    else if (paths.path === path) { if (paths.list.length < BUCKET_DEPTH) paths.list.push(entry); }
+    else {
+      const byPath = new Map<string, Labelled<A>[]>([[paths.path, paths.list]]);
+      put(byPath, path, entry);
+      map.set(atom.origin, byPath);
+    }
   }
 
-  /** `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path. */
+  /**
+   * `host|port` of every source URL (first label), and of HTTP-kind `https` URLs with the root path.
+   * Built on the first `findEndpoint` (from `urlEntries`, in the order they were added), then kept up
+   * to date: most policies have no `tls` rule naming exact servers, and never ask.
+   */
   private readonly endpoints = new Map<number, Map<string, Coverer>>();
   private readonly roots = new Map<number, Map<string, Coverer>>();
+  private readonly urlEntries: Labelled<HttpAtom | OciAtom | GitHttpsAtom>[] = [];
+  private endpointsFrom = 0;
+
+  private catchUpEndpoints(): void {
+    const entries = this.urlEntries;
+    for (; this.endpointsFrom < entries.length; this.endpointsFrom++) {
+      const entry = entries[this.endpointsFrom];
+      const { host, port, scheme, path } = entry.atom.url;
+      AtomIndex.putFirst(this.endpoints, host, port, entry);
+      if (entry.atom.shape === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, entry);
+    }
+  }
 
   /** Keeps the first coverer of a host and port (maps by port, then host: no key text per URL). */
   private static putFirst(map: Map<number, Map<string, Coverer>>, host: string, port: number, coverer: Coverer): void {
@@ -137,14 +173,12 @@ export class AtomIndex {
    */
   add(label: string, order: number, atom: Atom): void {
     if (atom.shape === 'http' || atom.shape === 'oci' || atom.shape === 'git-https') {
-      const { host, port, scheme, path } = atom.url;
       // One entry serves as bucket entry and endpoint coverer.
       const entry = { label, order, atom };
       if (atom.shape === 'http') AtomIndex.putUrl(this.http, atom, entry as Labelled<HttpAtom>);
       else if (atom.shape === 'oci') AtomIndex.putUrl(this.oci, atom, entry as Labelled<OciAtom>);
       else AtomIndex.putUrl(this.git, atom, entry as Labelled<GitHttpsAtom>);
-      AtomIndex.putFirst(this.endpoints, host, port, entry);
-      if (atom.shape === 'http' && scheme === 'https' && path === '/') AtomIndex.putFirst(this.roots, host, port, entry);
+      this.urlEntries.push(entry);
       return;
     }
     switch (atom.shape) {
@@ -176,7 +210,14 @@ export class AtomIndex {
 
   private byPrefix<A, B extends UrlAtom>(map: UrlMap<A>, b: B, ok: (a: A, b: B, exact: boolean) => boolean): Coverer | undefined {
     const paths = map.get(b.origin);
-    if (!paths) return undefined;
+    if (paths === undefined) return undefined;
+    if (!(paths instanceof Map)) {
+      // One path: no list of covering paths to build.
+      if (!coversPath(paths.path, b.url.path)) return undefined;
+      const exact = paths.path === b.url.path;
+      for (const e of paths.list) if (ok(e.atom, b, exact)) return e;
+      return undefined;
+    }
     for (const path of coveringPaths(b.url.path)) {
       for (const e of paths.get(path) ?? NO_ENTRIES) if (ok(e.atom, b, path === b.url.path)) return e;
     }
@@ -189,6 +230,7 @@ export class AtomIndex {
    * requests, every `https` request to that host and port (an HTTP-kind source URL with the root path).
    */
   findEndpoint(piece: TlsPiece): Coverer | undefined {
+    this.catchUpEndpoints();
     return (piece.requests ? this.roots : this.endpoints).get(piece.port)?.get(piece.host);
   }
 
@@ -212,7 +254,8 @@ export class AtomIndex {
   }
 
   private exact<A, B extends UrlAtom>(map: UrlMap<A>, b: B, ok: (a: A, b: B) => boolean): Coverer | undefined {
-    for (const e of map.get(b.origin)?.get(b.url.path) ?? NO_ENTRIES) if (ok(e.atom, b)) return e;
+    const paths = map.get(b.origin);
+    for (const e of (paths && listAt(paths, b.url.path)) ?? NO_ENTRIES) if (ok(e.atom, b)) return e;
     return undefined;
   }
 
