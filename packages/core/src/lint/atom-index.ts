@@ -7,6 +7,7 @@ import type { ParsedCidr } from '../formats/ip';
 import type { Atom, ConnAtom, ConnClass, Coverer, GitHttpsAtom, GitSshAtom, HttpAtom, Labelled, OciAtom } from './rule-atoms';
 import { connCovers, coveringHostKeys, hostCovers, patternsCover } from './rule-atoms';
 import type { UrlAtom } from './rule-atoms';
+import type { ParsedUrl } from '../eval/url';
 
 /** One server name and port of a `tls` rule; `requests` when the rule may also match HTTP requests. */
 export interface TlsPiece { host: string; port: number; requests: boolean }
@@ -100,14 +101,30 @@ const ociCovers = (a: OciAtom, b: OciAtom): boolean => [...b.ops].every((o) => a
 const gitCovers = (a: GitHttpsAtom, b: GitHttpsAtom, exact: boolean): boolean => a.patterns === undefined || (exact && patternsCover(a.patterns, b.patterns));
 
 /**
- * URL atoms by origin, then by path: most origins of a policy appear once, so a lookup usually ends
- * at the origin without building the covering paths or any key text. An origin with one path holds
- * that path and its list directly (no map per origin: most origins of a policy have one path); a
- * second path turns it into a map by path.
+ * URL atoms by origin (host, then scheme and port), then by path: most origins of a policy appear
+ * once, so a lookup usually ends at the host without building the covering paths or any key text.
+ * Keyed by the parsed host itself (no `scheme://host:port` text to build and hash per URL). A host
+ * with one origin holds it directly; a second one turns it into a map by scheme and port. An origin
+ * with one path holds that path and its list directly (no map per origin: most origins of a policy
+ * have one path); a second path turns it into a map by path.
  */
 interface OnePath<A> { path: string; list: Labelled<A>[] }
 type Paths<A> = OnePath<A> | Map<string, Labelled<A>[]>;
-type UrlMap<A> = Map<string, Paths<A>>;
+interface Origin<A> { scheme: string; port: number; paths: Paths<A> }
+type HostOrigins<A> = Origin<A> | Map<number | string, Origin<A>>;
+type UrlMap<A> = Map<string, HostOrigins<A>>;
+
+/** The key of a scheme and port among the origins of one host (a number for http and https). */
+function originKeyOf(scheme: string, port: number): number | string {
+  return scheme === 'https' ? port * 2 + 1 : scheme === 'http' ? port * 2 : `${scheme}:${port}`;
+}
+
+function originIn<A>(map: UrlMap<A>, url: ParsedUrl): Origin<A> | undefined {
+  const o = map.get(url.host);
+  if (o === undefined) return undefined;
+  if (o instanceof Map) return o.get(originKeyOf(url.scheme, url.port));
+  return o.port === url.port && o.scheme === url.scheme ? o : undefined;
+}
 
 function listAt<A>(paths: Paths<A>, path: string): Labelled<A>[] | undefined {
   return paths instanceof Map ? paths.get(path) : paths.path === path ? paths.list : undefined;
@@ -128,15 +145,23 @@ export class AtomIndex {
   private readonly connCidrs = new Map<ConnClass, CidrBuckets>();
 
   private static putUrl<A>(map: UrlMap<A>, atom: UrlAtom, entry: Labelled<A>): void {
-    const path = atom.url.path;
-    const paths = map.get(atom.origin);
-    if (paths === undefined) map.set(atom.origin, { path, list: [entry] });
-    else if (paths instanceof Map) put(paths, path, entry);
+    const { host, scheme, port, path } = atom.url;
+    const origin = originIn(map, atom.url);
+    if (origin === undefined) {
+      const created: Origin<A> = { scheme, port, paths: { path, list: [entry] } };
+      const other = map.get(host);
+      if (other === undefined) map.set(host, created);
+      else if (other instanceof Map) other.set(originKeyOf(scheme, port), created);
+      else map.set(host, new Map([[originKeyOf(other.scheme, other.port), other], [originKeyOf(scheme, port), created]]));
+      return;
+    }
+    const paths = origin.paths;
+    if (paths instanceof Map) put(paths, path, entry);
     else if (paths.path === path) { if (paths.list.length < BUCKET_DEPTH) paths.list.push(entry); }
     else {
       const byPath = new Map<string, Labelled<A>[]>([[paths.path, paths.list]]);
       put(byPath, path, entry);
-      map.set(atom.origin, byPath);
+      origin.paths = byPath;
     }
   }
 
@@ -209,7 +234,7 @@ export class AtomIndex {
   }
 
   private byPrefix<A, B extends UrlAtom>(map: UrlMap<A>, b: B, ok: (a: A, b: B, exact: boolean) => boolean): Coverer | undefined {
-    const paths = map.get(b.origin);
+    const paths = originIn(map, b.url)?.paths;
     if (paths === undefined) return undefined;
     if (!(paths instanceof Map)) {
       // One path: no list of covering paths to build.
@@ -254,7 +279,7 @@ export class AtomIndex {
   }
 
   private exact<A, B extends UrlAtom>(map: UrlMap<A>, b: B, ok: (a: A, b: B) => boolean): Coverer | undefined {
-    const paths = map.get(b.origin);
+    const paths = originIn(map, b.url)?.paths;
     for (const e of (paths && listAt(paths, b.url.path)) ?? NO_ENTRIES) if (ok(e.atom, b)) return e;
     return undefined;
   }

@@ -8,16 +8,12 @@ import type { ParsedCidr } from '../formats/ip';
 import { matchRepositoryPattern } from '../formats/repository-pattern';
 import { readConnection, readSource } from '../policy/rules-read';
 import type { ConnectionRead, SourceRead } from '../policy/rules-read';
-import { originKey } from '../eval/url';
 import type { ParsedUrl } from '../eval/url';
 
 export type ConnClass = 'tls' | 'tcp' | 'udp' | 'icmp';
 
-/**
- * A URL atom: the URL as the evaluator parsed it (shared with the reading, not copied), and its
- * `scheme://host:port` (the first key of the coverage index).
- */
-export interface UrlAtom { url: ParsedUrl; origin: string }
+/** A URL atom: the URL as the evaluator parsed it (shared with the reading, not copied). */
+export interface UrlAtom { url: ParsedUrl }
 
 /** A URL of an HTTP-kind source (`purl`: an apt `purlNamespace`, which names the packages it serves). */
 export interface HttpAtom extends UrlAtom { shape: 'http'; kind: string; purl?: string }
@@ -52,10 +48,9 @@ export function atomsOfSource(read: SourceRead): Atom[] | undefined {
   let k = 0;
   for (let i = 0; i < urls.length; i++) {
     const url = urls[i].url!;
-    const origin = originKey(url);
-    if (read.role === 'http') atoms[k++] = { shape: 'http', url, origin, kind: read.kind, purl: read.purlNamespace };
-    else if (read.role === 'oci') atoms[k++] = { shape: 'oci', url, origin, ops: read.operations!, patterns };
-    else atoms[k++] = { shape: 'git-https', url, origin, patterns };
+    if (read.role === 'http') atoms[k++] = { shape: 'http', url, kind: read.kind, purl: read.purlNamespace };
+    else if (read.role === 'oci') atoms[k++] = { shape: 'oci', url, ops: read.operations!, patterns };
+    else atoms[k++] = { shape: 'git-https', url, patterns };
   }
   for (let i = 0; i < ssh.length; i++) {
     const t = ssh[i];
