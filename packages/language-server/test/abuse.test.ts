@@ -61,3 +61,29 @@ describe('abuse', () => {
     expect(versions.at(-1)).toBe(10001);
   }, 60000);
 });
+
+describe('malformed requests (fuzz)', () => {
+  it('random params to every method never stop the server from answering', async () => {
+    const fc = (await import('fast-check')).default;
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-fuzz-'));
+    const uri = fileUri(join(dir, 'a.netpolicy.json'));
+    c = await startClient({ rootUri: fileUri(dir) });
+    await c.open(uri, '{"presets": ["npm"], "connections": [{"tcp": {"cidrs": ["10.0.0.1/8"]}}]}', 1);
+    await c.diagnostics(uri, 1);
+    const methods = ['textDocument/hover', 'textDocument/completion', 'textDocument/codeAction', 'textDocument/documentSymbol', 'textDocument/foldingRange',
+      'textDocument/selectionRange', 'textDocument/formatting', 'textDocument/rangeFormatting', 'textDocument/documentLink', 'textDocument/codeLens', 'netpolicy/denials'];
+    const position = fc.record({ line: fc.oneof(fc.integer(), fc.constant(1e12), fc.string()), character: fc.oneof(fc.integer(), fc.double(), fc.constant(null)) });
+    const params = fc.oneof(
+      fc.anything(),
+      fc.record({ textDocument: fc.record({ uri: fc.oneof(fc.constant(uri), fc.string()) }), position, range: fc.oneof(fc.record({ start: position, end: position }), fc.anything()), context: fc.anything(), options: fc.anything(), positions: fc.array(position, { maxLength: 3 }) }),
+    );
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...methods), params, async (method, p) => {
+      await c!.request(method, p).catch(() => undefined);
+      await c!.notify('textDocument/didChange', p).catch(() => undefined);
+    }), { numRuns: 300 });
+    const symbols: any[] = await c.request('textDocument/documentSymbol', { textDocument: { uri } });
+    expect(symbols.map((s) => s.name)).toEqual(['presets', 'connections']);
+    await c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: '{"presets": ["nope"]}' }] });
+    expect((await c.diagnostics(uri, 2)).diagnostics.map((d) => d.code)).toEqual(['unknown-preset']);
+  }, 60000);
+});

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { validate } from '@netpolicy/core';
 import { fileUri, startClient, type TestClient } from './harness';
 
@@ -15,6 +17,8 @@ const POLICY = `{
   "connections": [ { "tcp": { "cidrs": ["10.0.0.1/8"], "ports": [5432] } } ]
 }
 `;
+
+const CLI = fileURLToPath(new URL('../../cli/bin/netpolicy.js', import.meta.url));
 
 let clients: TestClient[] = [];
 afterEach(async () => {
@@ -164,5 +168,55 @@ describe('settings', () => {
     const configUri = fileUri(join(dir, 'netpolicy.config.json'));
     await c.open(configUri, '{\n  "severty": {}\n}', 1);
     expect((await c.diagnostics(configUri, 1)).diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([['unknown-property', 1]]);
+  });
+});
+
+describe('the same findings as netpolicy check', () => {
+  const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (/\.netpolicy\.jsonc?$|^network-policy\.json$/.test(e.name)) files.push(join(dir, e.name));
+    }
+  };
+  walk(fixtures);
+
+  it('finds the fixture policies', () => {
+    expect(files.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(files.map((f) => [f.slice(fixtures.length), f]))('%s: codes, ranges and severities as `check --format json` gives them', async (_name, file) => {
+    const cli = spawnSync(process.execPath, [CLI, 'check', '--format', 'json', file], { encoding: 'utf8' });
+    const report = JSON.parse(cli.stdout);
+    const expected = report.files[0].diagnostics.map((d: any) => ({ code: d.code, range: d.range, severity: d.severity, message: d.message }));
+    const c = await client({ rootUri: fileUri(dirname(file)) });
+    const uri = fileUri(file);
+    await c.open(uri, readFileSync(file, 'utf8'), 1);
+    const got = (await c.diagnostics(uri, 1)).diagnostics.map((d) => ({ code: d.code, range: d.range, severity: ['', 'error', 'warning', 'information', 'hint'][d.severity], message: d.message }));
+    expect(got).toEqual(expected);
+  });
+});
+
+describe('settings, more', () => {
+  it('a preset catalog from the settings adds preset names (no unknown-preset), and completion offers them', async () => {
+    const dir = workspace({ 'catalog.json': JSON.stringify({ presets: [{ name: 'corp-mirror', description: 'Our artifact mirror', known: { sources: [{ npm: { urls: ['https://npm.corp.example'] } }] } }] }) });
+    const c = await client({ rootUri: fileUri(dir), settings: { presetCatalog: 'catalog.json' } });
+    const uri = fileUri(join(dir, 'a.netpolicy.json'));
+    await c.open(uri, '{"presets": ["corp-mirror", "nope"]}', 1);
+    expect((await c.diagnostics(uri, 1)).diagnostics.map((d) => [d.code, d.range.start.character])).toEqual([['unknown-preset', 28]]);
+    const other = fileUri(join(dir, 'b.netpolicy.json'));
+    await c.open(other, '{"presets": []}', 1);
+    const items: any = await c.request('textDocument/completion', { textDocument: { uri: other }, position: { line: 0, character: 13 } });
+    expect(items.items.find((i: any) => i.label === 'corp-mirror').documentation.value).toMatch(/Our artifact mirror/);
+  });
+
+  it('links the lint codes of netpolicy.config.json to their pages', async () => {
+    const dir = workspace({});
+    const c = await client({ rootUri: fileUri(dir) });
+    const uri = fileUri(join(dir, 'netpolicy.config.json'));
+    await c.open(uri, '{"severity": {"broad-cidr": "error"}}', 1);
+    const links: any[] = await c.request('textDocument/documentLink', { textDocument: { uri } });
+    expect(links.map((l) => l.target)).toEqual(['https://github.com/netpolicy/netpolicy/blob/main/docs/diagnostics/broad-cidr.md']);
   });
 });

@@ -62,3 +62,49 @@ describe('trace-aware editing', () => {
     expect((await c.diagnostics(uri, 1)).diagnostics).toEqual([]);
   });
 });
+
+describe('a big trace', () => {
+  it('is explained in the background: the server keeps answering in under a second', async () => {
+    // @ts-expect-error: a plain script without types
+    const { writeMixedTrace } = await import('../../../bench/explain-data.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-bigtrace-'));
+    writeMixedTrace(join(dir, 'big.json'), 150_000);
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    const c = await startClient({ spawn: true, rootUri: fileUri(dir), settings: { traces: ['big.json'] } });
+    clients.push(c);
+    await c.open(uri, '{\n  "default": "deny",\n  "presets": ["pypi", "npm"],\n  "sources": [{ "npm": { "urls": ["https://npm.internal.example"] } }]\n}\n', 1);
+    await c.diagnostics(uri, 1);
+    const slowest: number[] = [];
+    let denials: any = { traces: [] };
+    const until = Date.now() + 60_000;
+    while (denials.traces.length === 0 && Date.now() < until) {
+      const t = performance.now();
+      await c.request('textDocument/hover', { textDocument: { uri }, position: { line: 3, character: 20 } });
+      slowest.push(performance.now() - t);
+      denials = await c.request('netpolicy/denials', { uri });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(denials.observations).toBe(150_000);
+    expect(denials.denials.length).toBe(1000);
+    expect(denials.more).toBeGreaterThan(0);
+    expect(slowest.length).toBeGreaterThan(3);
+    expect(Math.max(...slowest)).toBeLessThan(1000);
+  }, 90_000);
+});
+
+describe('trace changes', () => {
+  it('re-evaluates when a watched trace file changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-trace-'));
+    const trace = (n: number) => JSON.stringify({ schema_version: '1.0', job: { provider: 'ciprovider', repository: 'acme/app', job_id: '1', status: 'success' }, observations: Array.from({ length: n }, (_, i) => ({ protocol: 'http', observed_at: '2026-03-02T10:15:01.037Z', sequence: i + 1, method: 'GET', url: `https://registry.npmjs.org/p${i}`, denied: false })) });
+    writeFileSync(join(dir, 't.json'), trace(2));
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    const c = await startClient({ rootUri: fileUri(dir), settings: { traces: ['t.json'] } });
+    clients.push(c);
+    await c.open(uri, '{\n  "presets": [],\n  "sources": [{ "npm": { "urls": ["https://registry.npmjs.org"] } }]\n}', 1);
+    const lens = async () => ((await c.request<any[]>('textDocument/codeLens', { textDocument: { uri } }))[0]?.command.title ?? '') as string;
+    expect(await poll(lens, (t) => t.startsWith('2 traced'))).toMatch(/^2 traced accesses decided here: registry\.npmjs\.org/);
+    writeFileSync(join(dir, 't.json'), trace(5));
+    await c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(join(dir, 't.json')), type: 2 }] });
+    expect(await poll(lens, (t) => t.startsWith('5 traced'))).toMatch(/^5 traced accesses/);
+  });
+});
