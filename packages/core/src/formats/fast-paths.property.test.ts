@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ipOrPrefixProblem, ipOrPrefixProblemSlow, parseCidr, parseCidrSlow } from './ip';
 import { unmatchableHostProblem, unmatchableHostProblemSlow } from './host-pattern';
+import { isRepositoryPattern, repositoryPatternProblem } from './repository-pattern';
 
 /** Texts near the IPv4 grammar: digits, dots, slashes, some noise. */
 const ipText = fc.oneof(
@@ -37,5 +38,17 @@ describe('label scan of unmatchable-host-pattern', () => {
     fc.assert(fc.property(hostText, (text) => {
       expect(unmatchableHostProblem(text)).toBe(unmatchableHostProblemSlow(text));
     }), { numRuns: 2000 });
+  });
+});
+
+describe('scan of repository-pattern', () => {
+  const patternText = fc.oneof(
+    fc.string({ unit: fc.constantFrom('a', '*', '*', '/', '.', '-', '_', ' ', 'Z', '9', '@'), maxLength: 12 }),
+    fc.array(fc.constantFrom('**', '*', 'org', '.', '..', 'a*b', '***', 'x**', '', 'team-1'), { minLength: 1, maxLength: 4 }).map((s) => s.join('/')),
+  );
+  it('accepts exactly the patterns the full check finds no problem with', () => {
+    fc.assert(fc.property(patternText, (text) => {
+      expect(isRepositoryPattern(text)).toBe(repositoryPatternProblem(text) === undefined);
+    }), { numRuns: 3000 });
   });
 });

@@ -8,7 +8,6 @@ import type { ConnectionKind, SourceKind } from '../policy/types';
 import { cidrOf, readConnection, readSource } from '../policy/rules-read';
 import type { ConnectionRead, SourceRead, UrlRead } from '../policy/rules-read';
 import type { ParsedCidr } from '../formats/ip';
-import { isHostPattern } from '../formats/host-pattern';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -92,18 +91,17 @@ export interface PolicyView {
   sources: SourceEntry[];
   connections: ConnectionEntry[];
   /** Derived lists, computed on first use (several rules share them). */
-  memo: { urls?: UrlRef[]; cidrs?: CidrRef[]; hosts?: HostPatternRef[] };
+  memo: { cidrs?: CidrRef[] };
 }
 
 const sourceKinds = new Set<string>(SOURCE_KINDS);
 const connectionKinds = new Set<string>(CONNECTION_KINDS);
 
-function entryOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonObject; raw: JsonObject } | undefined {
+/** The kind of an item with exactly one recognised kind member whose value is an object; undefined otherwise. */
+function kindOf(item: unknown, kinds: Set<string>): string | undefined {
   if (!isObject(item)) return undefined;
   const kind = soleKey(item);
-  if (kind === undefined || !kinds.has(kind)) return undefined;
-  const body = item[kind];
-  return isObject(body) ? { kind, body, raw: item } : undefined;
+  return kind !== undefined && kinds.has(kind) && isObject(item[kind]) ? kind : undefined;
 }
 
 /**
@@ -125,14 +123,17 @@ function walk(value: unknown): PolicyView {
   const sourceItems = Array.isArray(value.sources) ? value.sources : [];
   const connectionItems = Array.isArray(value.connections) ? value.connections : [];
   const sources: SourceEntry[] = [];
+  // No intermediate object per item, and `read` in the literal (set later by readOf: no shape change).
   for (let i = 0; i < sourceItems.length; i++) {
-    const e = entryOf(sourceItems[i], sourceKinds);
-    if (e) sources.push({ index: i, pointer: `/sources/${i}`, kind: e.kind as SourceKind, body: e.body, raw: e.raw });
+    const raw = sourceItems[i] as JsonObject;
+    const kind = kindOf(raw, sourceKinds);
+    if (kind !== undefined) sources.push({ index: i, pointer: `/sources/${i}`, kind: kind as SourceKind, body: raw[kind] as JsonObject, raw, read: undefined });
   }
   const connections: ConnectionEntry[] = [];
   for (let i = 0; i < connectionItems.length; i++) {
-    const e = entryOf(connectionItems[i], connectionKinds);
-    if (e) connections.push({ index: i, pointer: `/connections/${i}`, kind: e.kind as ConnectionKind, body: e.body, raw: e.raw });
+    const raw = connectionItems[i] as JsonObject;
+    const kind = kindOf(raw, connectionKinds);
+    if (kind !== undefined) connections.push({ index: i, pointer: `/connections/${i}`, kind: kind as ConnectionKind, body: raw[kind] as JsonObject, raw, read: undefined });
   }
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
@@ -151,18 +152,21 @@ export interface MemberRef {
 }
 
 export function refPointer(ref: MemberRef): string {
+  return memberPointer(ref.entry, ref.member, ref.item, ref.leaf);
+}
+
+/** `<entry>/<kind>/<member>[/<item>][/<leaf>]`. */
+export function memberPointer(entry: { pointer: string; kind: string }, member: string, item: number, leaf: string | undefined): string {
   // Kinds and member names are fixed words: no RFC 6901 escaping needed.
-  let pointer = `${ref.entry.pointer}/${ref.entry.kind}/${ref.member}`;
-  if (ref.item >= 0) pointer += `/${ref.item}`;
-  if (ref.leaf !== undefined) pointer += `/${ref.leaf}`;
+  let pointer = `${entry.pointer}/${entry.kind}/${member}`;
+  if (item >= 0) pointer += `/${item}`;
+  if (leaf !== undefined) pointer += `/${leaf}`;
   return pointer;
 }
 
-/** A URL-valued member of a source. */
-export interface UrlRef extends MemberRef {
-  /** The URL text. */
-  url: string;
-  read: UrlRead;
+/** The pointer of a URL of a source, as the reader found it (`urls/2`, `indexUrl`, `https/0/baseUrl`). */
+export function urlPointer(source: SourceEntry, url: UrlRead): string {
+  return memberPointer(source, url.member, url.item, url.leaf);
 }
 
 /** The shared reading of a source (policy/rules-read.ts), made once per entry on first use. */
@@ -172,20 +176,6 @@ export function readOf(entry: SourceEntry | ConnectionEntry): SourceRead | Conne
   if (entry.read) return entry.read;
   // The walker only lists objects whose sole member is an object: the reader always answers.
   return (entry.read = entry.pointer.startsWith('/sources/') ? readSource(entry.raw)! : readConnection(entry.raw)!);
-}
-
-/** Every URL string of every source (`urls` items, cargo `indexUrl`/`downloadUrl`, git `https[].baseUrl`), as the reader found them. */
-export function sourceUrls(view: PolicyView): UrlRef[] {
-  if (view.memo.urls) return view.memo.urls;
-  const out: UrlRef[] = (view.memo.urls = []);
-  for (const source of view.sources) {
-    const urls = readOf(source).urls;
-    for (let i = 0; i < urls.length; i++) {
-      const u = urls[i];
-      out.push({ entry: source, member: u.member, item: u.item, leaf: u.leaf, url: u.text, read: u });
-    }
-  }
-  return out;
 }
 
 export interface CidrRef extends MemberRef {
@@ -204,34 +194,6 @@ export function connectionCidrs(view: PolicyView): CidrRef[] {
     for (let j = 0; j < cidrs.length; j++) {
       const cidr = typeof cidrs[j] === 'string' ? cidrOf(cidrs[j], ipv4Only) : undefined;
       if (cidr) out.push({ entry: connection, member: 'cidrs', item: j, leaf: undefined, text: cidrs[j], cidr });
-    }
-  }
-  return out;
-}
-
-export interface HostPatternRef extends MemberRef {
-  pattern: string;
-}
-
-/** Every schema-valid host pattern: tls `serverNamePatterns`, tcp `hostPatterns`, git `ssh[].host`. */
-export function hostPatterns(view: PolicyView): HostPatternRef[] {
-  if (view.memo.hosts) return view.memo.hosts;
-  const out: HostPatternRef[] = (view.memo.hosts = []);
-  for (const c of view.connections) {
-    const member = c.kind === 'tls' ? 'serverNamePatterns' : c.kind === 'tcp' ? 'hostPatterns' : undefined;
-    if (!member) continue;
-    const patterns = c.body[member];
-    if (!Array.isArray(patterns)) continue;
-    for (let j = 0; j < patterns.length; j++) {
-      if (typeof patterns[j] === 'string' && isHostPattern(patterns[j])) out.push({ entry: c, member, item: j, leaf: undefined, pattern: patterns[j] });
-    }
-  }
-  for (const s of view.sources) {
-    if (s.kind !== 'git' || !Array.isArray(s.body.ssh)) continue;
-    const ssh = s.body.ssh;
-    for (let j = 0; j < ssh.length; j++) {
-      const t = ssh[j];
-      if (isObject(t) && typeof t.host === 'string' && isHostPattern(t.host)) out.push({ entry: s, member: 'ssh', item: j, leaf: 'host', pattern: t.host });
     }
   }
   return out;

@@ -163,15 +163,23 @@ function urlRead(text: unknown, member: string, item = -1, leaf?: string): UrlRe
 const exactUrl = (u: UrlRead | undefined): boolean => u !== undefined && u.url !== undefined && isPolicyUrl(u.text);
 
 /** Reads the `urls` items into `urls`; true when every item is an exact URL (and there is one). */
-function readUrlList(list: unknown[], urls: UrlRead[]): boolean {
+function readUrlList(list: unknown[], read: SourceRead): boolean {
   let exact = list.length > 0;
+  // Sized up front, trimmed after (`[]` + push reserves 17 slots on the first push).
+  const urls: UrlRead[] = list.length === 0 ? [] : new Array(list.length);
+  let k = 0;
   for (let j = 0; j < list.length; j++) {
     const u = urlRead(list[j], 'urls', j);
-    if (u) urls.push(u);
+    if (u) urls[k++] = u;
     if (exact && !exactUrl(u)) exact = false;
   }
+  urls.length = k;
+  read.urls = urls;
   return exact;
 }
+
+const NO_URLS: UrlRead[] = [];
+const NO_SSH: SshRead[] = [];
 
 /** Reads a `sources` item; undefined when it is not an object whose first member is an object. */
 export function readSource(item: unknown): SourceRead | undefined {
@@ -181,14 +189,15 @@ export function readSource(item: unknown): SourceRead | undefined {
   if (kind === undefined) return undefined;
   const body = item[kind];
   if (!isObject(body)) return undefined;
-  const urls: UrlRead[] = [];
-  const ssh: SshRead[] = [];
-  const read: SourceRead = { kind, role: undefined, urls, ssh, exact: false };
+  // Every member in the literal, so that none is added later (no property store, one shape).
+  const read: SourceRead = {
+    kind, role: undefined, urls: NO_URLS, operations: undefined, repositoryPatterns: undefined, ssh: NO_SSH, purlNamespace: undefined, exact: false,
+  };
   const patterns = body.repositoryPatterns;
   const patternsOk = patterns === undefined || allStrings(patterns, isRepositoryPattern, false);
   if (URL_LIST_KINDS.has(kind)) {
     read.role = 'http';
-    const urlsExact = readUrlList(Array.isArray(body.urls) ? body.urls : [], urls);
+    const urlsExact = readUrlList(Array.isArray(body.urls) ? body.urls : [], read);
     const purl = body.purlNamespace;
     if (kind === 'apt' && typeof purl === 'string' && purl !== '') read.purlNamespace = purl;
     read.exact = urlsExact && onlyKeys(body, kind === 'apt' ? KEYS_APT : KEYS_URLS)
@@ -196,12 +205,11 @@ export function readSource(item: unknown): SourceRead | undefined {
   } else if (kind === 'cargo') {
     read.role = 'http';
     const a = urlRead(body.indexUrl, 'indexUrl'), b = urlRead(body.downloadUrl, 'downloadUrl');
-    if (a) urls.push(a);
-    if (b) urls.push(b);
+    read.urls = a && b ? [a, b] : a ? [a] : b ? [b] : [];
     read.exact = onlyKeys(body, KEYS_CARGO) && exactUrl(a) && exactUrl(b);
   } else if (kind === 'oci') {
     read.role = 'oci';
-    const urlsExact = readUrlList(Array.isArray(body.urls) ? body.urls : [], urls);
+    const urlsExact = readUrlList(Array.isArray(body.urls) ? body.urls : [], read);
     read.operations = new Set(strings(body.operations));
     read.repositoryPatterns = strings(patterns);
     read.exact = urlsExact && onlyKeys(body, KEYS_OCI)
@@ -213,24 +221,32 @@ export function readSource(item: unknown): SourceRead | undefined {
     if (body.https !== undefined) {
       const list = Array.isArray(body.https) ? body.https : [];
       exact &&= list.length > 0;
+      const urls: UrlRead[] = list.length === 0 ? [] : new Array(list.length);
+      let k = 0;
+      read.urls = urls;
       for (let j = 0; j < list.length; j++) {
         const t = list[j];
         const u = isObject(t) ? urlRead(t.baseUrl, 'https', j, 'baseUrl') : undefined;
-        if (u) urls.push(u);
+        if (u) urls[k++] = u;
         exact &&= isObject(t) && onlyKeys(t, KEYS_GIT_HTTPS) && exactUrl(u);
       }
+      urls.length = k;
     }
     if (body.ssh !== undefined) {
       const list = Array.isArray(body.ssh) ? body.ssh : [];
       exact &&= list.length > 0;
+      const ssh: SshRead[] = list.length === 0 ? [] : new Array(list.length);
+      let k = 0;
+      read.ssh = ssh;
       for (let j = 0; j < list.length; j++) {
         const t = list[j];
         if (!isObject(t) || typeof t.host !== 'string' || typeof t.port !== 'number') { exact = false; continue; }
-        ssh.push({ item: j, host: t.host.toLowerCase(), port: t.port, user: typeof t.user === 'string' ? t.user : undefined });
+        ssh[k++] = { item: j, host: t.host.toLowerCase(), port: t.port, user: typeof t.user === 'string' ? t.user : undefined };
         exact &&= onlyKeys(t, KEYS_GIT_SSH) && isHostPattern(t.host) && isPort(t.port)
           && (t.user === undefined || typeof t.user === 'string')
           && (t.upstreamKnownHosts === undefined || allStrings(t.upstreamKnownHosts, anyString, false));
       }
+      ssh.length = k;
     }
     read.exact = exact;
   }
@@ -246,12 +262,15 @@ export function readConnection(item: unknown): ConnectionRead | undefined {
   if (kind === undefined) return undefined;
   const body = item[kind];
   if (!isObject(body)) return undefined;
-  const read: ConnectionRead = { kind, exact: false };
+  // Every member in the literal, so that none is added later (no property store, one shape).
+  const read: ConnectionRead = { kind, names: undefined, cidrs: undefined, rawCidrs: undefined, ports: undefined, alpn: undefined, exact: false };
   const rawCidrs = strings(body.cidrs);
   if (rawCidrs) {
     read.rawCidrs = rawCidrs;
-    const cidrs: ParsedCidr[] = [];
-    for (let i = 0; i < rawCidrs.length; i++) { const p = cidrOf(rawCidrs[i]); if (p) cidrs.push(p); }
+    const cidrs: ParsedCidr[] = rawCidrs.length === 0 ? [] : new Array(rawCidrs.length);
+    let k = 0;
+    for (let i = 0; i < rawCidrs.length; i++) { const p = cidrOf(rawCidrs[i]); if (p) cidrs[k++] = p; }
+    cidrs.length = k;
     read.cidrs = cidrs;
   }
   const ports = body.ports;
