@@ -75,6 +75,8 @@ await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, ca
 await conn.sendNotification('initialized', {});
 await new Promise((r) => setTimeout(r, 200));
 const rssBaseline = rssOf(child.pid);
+const heap = async () => (await conn.sendRequest('$/netpolicy/memoryUsage')).heapUsed / 1048576;
+const heapBaseline = await heap();
 
 const uri = 'file:///bench/p.netpolicy.json';
 const published = (version) => new Promise((resolve) => waiting.set(version, resolve));
@@ -104,9 +106,11 @@ for (let v = 2; v < 2 + EDITS; v++) {
   hover.push(performance.now() - t);
 }
 const rssLoaded = rssOf(child.pid);
+const heapLoaded = await heap();
 await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
 await new Promise((r) => setTimeout(r, 300));
 const rssClosed = rssOf(child.pid);
+const heapClosed = await heap();
 await conn.sendRequest('shutdown');
 const exited = new Promise((r) => child.on('exit', r));
 await conn.sendNotification('exit');
@@ -122,6 +126,7 @@ row('peer: vscode-json-languageservice validation, p99', quantile(peer, 0.99));
 row('server: completion round trip, median', median(completion));
 row('server: hover round trip, median', median(hover));
 console.log(`server RSS: ${rssBaseline.toFixed(0)} MB before open, ${rssLoaded.toFixed(0)} MB after ${EDITS} edits, ${rssClosed.toFixed(0)} MB after close`);
+console.log(`server heap used: ${heapBaseline.toFixed(1)} MB before open, ${heapLoaded.toFixed(1)} MB after ${EDITS} edits, ${heapClosed.toFixed(1)} MB after close`);
 const out = (measure, ratio, target) => console.log(`ROW ${JSON.stringify({ measure, ratio: Number(ratio.toFixed(3)), target })}`);
 out('LSP edit-to-diagnostics vs json-languageservice, median', median(ours) / median(peer), 0.5);
 out('LSP edit-to-diagnostics vs json-languageservice, p99', quantile(ours, 0.99) / quantile(peer, 0.99), 0.5);

@@ -21,7 +21,7 @@ export const nodeHost: ServerHost = {
     const names = (await readdir(path)).filter((n) => n.endsWith('.json') && !/\.netpolicy\.json$|^network-policy\.json$|^netpolicy\.config\.json$|\.tests\.json$/.test(n)).sort();
     return names.slice(0, MAX_TRACE_FILES).map((n) => `${path.replace(/\/$/, '')}/${n}`);
   },
-  readChunks: (path) => createReadStream(path, { highWaterMark: 256 * 1024 }),
+  readChunks: (path) => createReadStream(path, { highWaterMark: 64 * 1024 }),
   async stamp(path) {
     try { const s = await stat(path); return `${s.size}:${s.mtimeMs}`; } catch { return undefined; }
   },

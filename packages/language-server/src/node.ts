@@ -19,4 +19,7 @@ if (!argv.some((a) => a === '--stdio' || a === '--node-ipc' || a.startsWith('--s
   process.stderr.write('netpolicy-language-server: choose a transport: --stdio, --node-ipc or --socket=PORT (see --help)\n');
   process.exit(2);
 }
-startServer(createConnection(ProposedFeatures.all), nodeHost);
+const connection = createConnection(ProposedFeatures.all);
+startServer(connection, nodeHost);
+// Implementation-specific (`$/`): the process's memory, for the bench and for diagnosing leaks.
+connection.onRequest('$/netpolicy/memoryUsage', () => process.memoryUsage());

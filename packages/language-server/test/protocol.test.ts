@@ -197,3 +197,26 @@ describe('the same findings as netpolicy check', () => {
     expect(got).toEqual(expected);
   });
 });
+
+describe('settings, more', () => {
+  it('a preset catalog from the settings adds preset names (no unknown-preset), and completion offers them', async () => {
+    const dir = workspace({ 'catalog.json': JSON.stringify({ presets: [{ name: 'corp-mirror', description: 'Our artifact mirror', known: { sources: [{ npm: { urls: ['https://npm.corp.example'] } }] } }] }) });
+    const c = await client({ rootUri: fileUri(dir), settings: { presetCatalog: 'catalog.json' } });
+    const uri = fileUri(join(dir, 'a.netpolicy.json'));
+    await c.open(uri, '{"presets": ["corp-mirror", "nope"]}', 1);
+    expect((await c.diagnostics(uri, 1)).diagnostics.map((d) => [d.code, d.range.start.character])).toEqual([['unknown-preset', 28]]);
+    const other = fileUri(join(dir, 'b.netpolicy.json'));
+    await c.open(other, '{"presets": []}', 1);
+    const items: any = await c.request('textDocument/completion', { textDocument: { uri: other }, position: { line: 0, character: 13 } });
+    expect(items.items.find((i: any) => i.label === 'corp-mirror').documentation.value).toMatch(/Our artifact mirror/);
+  });
+
+  it('links the lint codes of netpolicy.config.json to their pages', async () => {
+    const dir = workspace({});
+    const c = await client({ rootUri: fileUri(dir) });
+    const uri = fileUri(join(dir, 'netpolicy.config.json'));
+    await c.open(uri, '{"severity": {"broad-cidr": "error"}}', 1);
+    const links: any[] = await c.request('textDocument/documentLink', { textDocument: { uri } });
+    expect(links.map((l) => l.target)).toEqual(['https://github.com/netpolicy/netpolicy/blob/main/docs/diagnostics/broad-cidr.md']);
+  });
+});

@@ -91,3 +91,20 @@ describe('a big trace', () => {
     expect(Math.max(...slowest)).toBeLessThan(1000);
   }, 90_000);
 });
+
+describe('trace changes', () => {
+  it('re-evaluates when a watched trace file changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-trace-'));
+    const trace = (n: number) => JSON.stringify({ schema_version: '1.0', job: { provider: 'ciprovider', repository: 'acme/app', job_id: '1', status: 'success' }, observations: Array.from({ length: n }, (_, i) => ({ protocol: 'http', observed_at: '2026-03-02T10:15:01.037Z', sequence: i + 1, method: 'GET', url: `https://registry.npmjs.org/p${i}`, denied: false })) });
+    writeFileSync(join(dir, 't.json'), trace(2));
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    const c = await startClient({ rootUri: fileUri(dir), settings: { traces: ['t.json'] } });
+    clients.push(c);
+    await c.open(uri, '{\n  "presets": [],\n  "sources": [{ "npm": { "urls": ["https://registry.npmjs.org"] } }]\n}', 1);
+    const lens = async () => ((await c.request<any[]>('textDocument/codeLens', { textDocument: { uri } }))[0]?.command.title ?? '') as string;
+    expect(await poll(lens, (t) => t.startsWith('2 traced'))).toMatch(/^2 traced accesses decided here: registry\.npmjs\.org/);
+    writeFileSync(join(dir, 't.json'), trace(5));
+    await c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(join(dir, 't.json')), type: 2 }] });
+    expect(await poll(lens, (t) => t.startsWith('5 traced'))).toMatch(/^5 traced accesses/);
+  });
+});

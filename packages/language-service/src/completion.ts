@@ -49,7 +49,7 @@ function valueSnippet(path: Path, key: string, schema: SchemaFragment | undefine
     case 'array': return schemaAt(toPointer([...path, 0]))?.type === 'string' ? '["$1"]' : '[$1]';
     case 'object': return '{$1}';
     case 'string': return '"$1"';
-    case 'integer': case 'number': return `\${1:${schema.examples?.[0] ?? 0}}`;
+    case 'integer': case 'number': return `\${1:${key === 'port' ? 22 : schema.examples?.[0] ?? 0}}`;
     case 'boolean': return '${1|true,false|}';
     default: return '$1';
   }
@@ -110,6 +110,17 @@ export function doComplete(doc: PolicyDocument, position: Position, settings: Se
   }
 
   const path = location.path;
+  // An empty document: a whole starter policy.
+  if (path.length === 0 && doc.root === undefined && text.trim() === text.slice(word.start, word.end).trim()) {
+    items.push({
+      label: 'netpolicy policy',
+      kind: CompletionItemKind.Snippet,
+      detail: 'deny by default, presets, sources, connections',
+      textEdit: { range, newText: '{\n\t"default": "deny",\n\t"presets": [$1],\n\t"sources": [$2],\n\t"connections": [$3]\n}\n' },
+      insertTextFormat: InsertTextFormat.Snippet,
+    });
+    return { isIncomplete: false, items };
+  }
   const last = path[path.length - 1];
   const inArray = typeof last === 'number';
   const siblings = new Set<unknown>(inArray ? contentsAt(doc, path.slice(0, -1), word.end > word.start ? last : undefined) : []);

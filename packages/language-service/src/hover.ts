@@ -7,6 +7,7 @@ import {
   formatAddress, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, toPointer, valueAt, type PolicyDocument, type PresetEntry,
 } from '@netpolicy/core';
 import { scanLocation } from './location';
+import { COMMON_PORTS } from './skeletons';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
 import type { ServiceSettings } from './settings';
@@ -143,6 +144,13 @@ export function doHover(doc: PolicyDocument, position: Position, settings: Servi
     if (key === 'cidrs') { const d = describeCidr(value); if (d) return markdown(d); }
     if (key === 'serverNamePatterns' || key === 'hostPatterns' || (key === 'host' && path.includes('ssh'))) return markdown(describeHostPattern(value));
     if (key === 'urls' || key === 'indexUrl' || key === 'downloadUrl' || key === 'baseUrl') { const d = describeUrl(value); if (d) return markdown(d); }
+  }
+  if (typeof node.value === 'number') {
+    const key = typeof path[path.length - 1] === 'number' ? path[path.length - 2] : path[path.length - 1];
+    if (key === 'ports' || key === 'port') {
+      const known = COMMON_PORTS.find(([p]) => p === node.value);
+      return markdown(`Port ${node.value}${known ? `: usually ${known[1]}` : ''}.${description ? `\n\n${description}` : ''}`);
+    }
   }
   return description ? markdown(description) : null;
 }

@@ -96,3 +96,14 @@ describe('completion of values', () => {
     }
   });
 });
+
+describe('completion in an empty document and for SSH', () => {
+  it('offers a starter policy that validates', () => {
+    const text = accept('|', 'netpolicy policy');
+    expect(JSON.parse(text)).toEqual({ default: 'deny', presets: [], sources: [], connections: [] });
+    expect(validate(text, { fileName: 'p.json' }).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+  it('gives an SSH transport port 22', () => {
+    expect(accept('{ "sources": [ { "git": { "ssh": [ { "host": "g.example", | } ] } } ] }', 'port')).toContain('"port": 22');
+  });
+});

@@ -93,3 +93,9 @@ describe('structure', () => {
     expect(links.map((l) => l.target)).toEqual(['https://github.com/netpolicy/netpolicy/blob/main/docs/presets.md#npm', 'https://github.com/netpolicy/netpolicy/blob/main/docs/presets.md#pypi']);
   });
 });
+
+describe('hover on ports', () => {
+  it('names what usually runs on a port', () => {
+    expect(hover('{ "connections": [ { "tcp": { "hostPatterns": ["db.example"], "ports": [54|32] } } ] }')).toMatch(/^Port 5432: usually PostgreSQL/);
+  });
+});

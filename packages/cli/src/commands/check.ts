@@ -70,7 +70,7 @@ async function run(args: string[], io: Io): Promise<number> {
   let unreadable = 0;
   for (const arg of parsed.positionals) {
     const files = expand(arg);
-    if (files.length === 0) io.stderr.write(`netpolicy check: no policy files found in ${arg}\n`);
+    if (files.length === 0) io.stderr.write(`netpolicy check: no policy files found in ${escapeControl(arg)}\n`);
     for (const file of files) {
       let text: string;
       try {

@@ -173,7 +173,7 @@ export const command: Command = {
         if (fromFile) ({ digest, report } = await explainOnce(first.explainer.resolvedNames));
         else lateWarning(io);
       }
-      io.stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, useColor(io)));
+      io.stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, useColor(io), policy));
     }
     const failed = (failOn.includes('denied') && report.summary.denied > 0) || (failOn.includes('disagreement') && report.summary.disagreements > 0);
     return failed ? EXIT.findings : EXIT.ok;
