@@ -14,7 +14,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 
 const root = new URL('..', import.meta.url).pathname;
 const schema = JSON.parse(readFileSync(`${root}schemas/network-policy.schema.json`, 'utf8'));
-const EDITS = Number(process.env.BENCH_EDITS ?? 40);
+const EDITS = Number(process.env.BENCH_EDITS ?? 100);
 
 function policyWithRules(n) {
   const sources = [];
@@ -121,6 +121,7 @@ const row = (name, ms, note = '') => console.log(`${name.padEnd(52)} ${ms.toFixe
 console.log(`policy: 10,000 rules, ${(text.length / 1024).toFixed(0)} KiB; ${EDITS} edits through the spawned server, interleaved with the peer`);
 row('server: edit to publishDiagnostics, median', median(ours));
 row('server: edit to publishDiagnostics, p99', quantile(ours, 0.99));
+console.log('slowest edits (ms):', [...ours].sort((a, b) => b - a).slice(0, 5).map((x) => x.toFixed(0)).join(', '), '; slowest peer:', [...peer].sort((a, b) => b - a).slice(0, 5).map((x) => x.toFixed(0)).join(', '));
 row('peer: vscode-json-languageservice validation, median', median(peer));
 row('peer: vscode-json-languageservice validation, p99', quantile(peer, 0.99));
 row('server: completion round trip, median', median(completion));
