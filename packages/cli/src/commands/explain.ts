@@ -25,7 +25,7 @@ Options:
                              Exit 1 when the model denies an access / disagrees with the trace.
 
 Example:
-  netpolicy explain --policy fixtures/traces/denials/policy.json --trace fixtures/traces/denials/trace.json --only denied
+  netpolicy explain --policy fixtures/traces/denials/policy.netpolicy.json --trace fixtures/traces/denials/trace.json --only denied
 
 Exit codes: 0 explained; 1 a --fail-on condition held; 2 usage error, unreadable file, or an
 input that is not a valid policy or trace (message on stderr).

@@ -7,7 +7,7 @@ import type { Policy } from '../policy/types';
 
 const dir = new URL('../../../../fixtures/traces/', import.meta.url).pathname;
 const load = (name: string) => ({
-  policy: JSON.parse(readFileSync(`${dir}${name}/policy.json`, 'utf8')) as Policy,
+  policy: JSON.parse(readFileSync(`${dir}${name}/policy.netpolicy.json`, 'utf8')) as Policy,
   trace: readFileSync(`${dir}${name}/trace.json`, 'utf8'),
 });
 

@@ -9,12 +9,15 @@ import type { Access } from './access';
 import { CompiledPolicy } from './evaluate';
 import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
 import type { EvalOptions } from './rules';
+import { httpsForm } from './suggest';
 import { parseUrl } from './url';
 
 export interface Fix {
   /** RFC 6901 pointer where to add: `/sources/-` appends; `/sources` when the policy has no sources yet. */
   pointer: string;
   value: unknown;
+  /** Why this fix differs from what the job did (a plain-http request gets the https rule: the job should use https). */
+  note?: string;
 }
 
 function addTo(policy: Policy, member: 'presets' | 'sources' | 'connections', item: unknown): Fix {
@@ -56,6 +59,11 @@ export function presetsPermitting(a: Access, options: EvalOptions = {}): string[
 
 /** The fix for a denied access, or null when no addition can be derived from what was recorded. */
 export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fix | null {
+  const secure = httpsForm(a);
+  if (secure) {
+    const fix = fixFor(policy, secure, options);
+    return fix && { ...fix, note: `the job used plain http (${(a as { url: string }).url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
+  }
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {
     const preset = presetsPermitting(a, options).find((n) => !policy.presets!.includes(n as never));
