@@ -61,8 +61,12 @@ export function presetsPermitting(a: Access, options: EvalOptions = {}): string[
 export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fix | null {
   const secure = httpsForm(a);
   if (secure) {
+    // Nothing to add when the policy already allows the https form: the job only has to use it.
+    if (new CompiledPolicy(policy, options).firstPermitting(secure)) return null;
     const fix = fixFor(policy, secure, options);
-    return fix && { ...fix, note: `the job used plain http (${(a as { url: string }).url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
+    // A rule that also allows the http request as made (a preset listing http mirrors) needs no note.
+    if (!fix || allows(fix, a, options)) return fix;
+    return { ...fix, note: `the job used plain http (${(a as { url: string }).url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
   }
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {

@@ -9,6 +9,7 @@ import type { AnyObservation } from '../trace/types';
 import { accessOf, type Access } from './access';
 import { ResolvedNames } from './resolved-names';
 import { CompiledPolicy } from './evaluate';
+import { presetsPermitting } from './fix';
 import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
 import { originUrl, parseUrl } from './url';
@@ -79,8 +80,9 @@ export class Suggester {
       this.denied.set(key, left);
       return;
     }
+    // A plain-http request to a software source that no preset allows as made: its https form.
     const secure = httpsForm(a);
-    if (secure) {
+    if (secure && presetsPermitting(a, this.options).length === 0) {
       const left = this.insecure.get(key) ?? { access: a, reason: 'insecure-http' as const, count: 0 };
       left.count++;
       this.insecure.set(key, left);
