@@ -3,6 +3,7 @@
  */
 import { describe, expect, it, beforeEach } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, runCli } from './run-cli';
@@ -305,5 +306,15 @@ describe('colour (item 7)', () => {
     expect(runCli(policyArgs, { env: { NO_COLOR: '', FORCE_COLOR: '0' } }).stdout).not.toContain(esc);
     expect(runCli(policyArgs, { env: { NO_COLOR: '', FORCE_COLOR: '1' } }).stdout).toContain(esc);
     expect(runCli(policyArgs, { env: { NO_COLOR: '1', FORCE_COLOR: '1' } }).stdout).not.toContain(esc);
+  });
+
+  it('`npm start | cat -v` shows no escape codes (start.mjs no longer sets FORCE_COLOR to empty)', () => {
+    const env = { ...process.env };
+    delete env.FORCE_COLOR;
+    delete env.NO_COLOR;
+    const r = spawnSync(process.execPath, [join(repoRoot, 'scripts/start.mjs')], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60000 });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('$ netpolicy check');
+    expect(r.stdout + r.stderr).not.toContain(esc);
   });
 });
