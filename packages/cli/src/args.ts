@@ -159,6 +159,16 @@ function wrap(text: string, width: number): string[] {
   return out;
 }
 
+/** The generated part of a command's section in docs/cli.md: its options and exit codes. */
+export function docsBlock(spec: CommandSpec): string {
+  return [
+    '```', ...spec.synopsis.map((s) => `netpolicy ${s}`), '```', '',
+    optionTable(spec), '',
+    '| Exit code | Meaning |', '|---|---|', ...spec.exitCodes.map(([c, m]) => `| ${c} | ${m} |`), '',
+    spec.examples.length === 1 ? 'Example:' : 'Examples:', '', '```sh', ...spec.examples, '```',
+  ].join('\n');
+}
+
 /** The Markdown option table of docs/cli.md. */
 export function optionTable(spec: CommandSpec): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
