@@ -71,3 +71,12 @@ export function unifiedDiff(file: string, before: string, after: string): string
     .replace(/^=+\n/m, '')
     .replace(/^Index:.*\n/m, '');
 }
+
+/** Text from outside (trace strings, file names) with control characters escaped, for a terminal. */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

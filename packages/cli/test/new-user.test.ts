@@ -168,6 +168,12 @@ describe('suggest leaves denied accesses out (item 4)', () => {
     expect(h.stderr).toContain('1 plain-http request to software sources: the policy allows their https form only; make the job use https:\n  GET http://npm.mirror.example/left-pad/-/left-pad-1.3.0.tgz');
     expect(JSON.parse(h.stdout).sources).toContainEqual({ npm: { urls: ['https://npm.mirror.example'] } });
     expect(h.stdout).not.toContain('http://');
+    // Trace strings are printed with control characters escaped.
+    trace.observations.push({ protocol: 'http', observed_at: '2026-01-01T00:00:00Z', sequence: 10000, method: 'GET', url: 'https://evil.example/\u001b[31mred', denied: true });
+    writeFileSync(join(dir, 'esc.json'), JSON.stringify(trace));
+    const e = runCli(['suggest', join(dir, 'esc.json')]);
+    expect(e.stderr).toContain('GET https://evil.example/\\x1b[31mred');
+    expect(e.stderr).not.toContain('\u001b');
   });
 });
 

@@ -5,7 +5,7 @@ import { formatOption, outputOption, parseCommand, presetsOption, usageText, typ
 import type { Command } from '../command';
 import { EXIT, UsageError, useColor, type Io } from '../io';
 import { ConfigFinder } from '../project-config';
-import { checkOneStdin, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
+import { checkOneStdin, printable, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
 import { toJson, toSarif, toText, type FileResult } from '../check-report';
 import { watchAndRerun } from '../watch';
 import { VERSION } from '../version';
@@ -82,7 +82,7 @@ function noPolicyMessage(dir: string, skipped: string[], configFile: string | un
     `no policy files in ${dir}: searched for ${searched}${configFile ? ` (filePatterns from ${configFile})` : ''}.`,
   ];
   if (skipped.length > 0) {
-    lines.push(`  JSON files there that do not match: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? `, and ${skipped.length - 5} more` : ''}.`);
+    lines.push(`  JSON files there that do not match: ${skipped.slice(0, 5).map(printable).join(', ')}${skipped.length > 5 ? `, and ${skipped.length - 5} more` : ''}.`);
   }
   lines.push(`  Name a policy like policy.netpolicy.json, pass the file itself (netpolicy check ${join(dir, 'FILE')}), or add its pattern to "filePatterns" in ${configFile ?? PROJECT_CONFIG_FILE} (or name a config with --config FILE).`);
   return lines.join('\n');

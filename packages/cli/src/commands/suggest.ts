@@ -4,7 +4,7 @@ import type { Command } from '../command';
 import { EXIT, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { readDnsNames, readTraceFile } from '../explain-inputs';
-import { checkOneStdin, reportSink } from '../report-output';
+import { checkOneStdin, printable, reportSink } from '../report-output';
 
 export const spec: CommandSpec = {
   name: 'suggest',
@@ -47,7 +47,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const count = (ls: typeof left) => ls.reduce((n, l) => n + l.count, 0);
   const lines: string[] = [];
   const list = (ls: typeof left) => {
-    for (const l of ls.slice(0, 20)) lines.push(`  ${describeAccess(l.access)}${l.count > 1 ? `  ×${l.count}` : ''}`);
+    for (const l of ls.slice(0, 20)) lines.push(`  ${printable(describeAccess(l.access))}${l.count > 1 ? `  ×${l.count}` : ''}`);
     if (ls.length > 20) lines.push(`  ... and ${ls.length - 20} more`);
   };
   if (denied.length) {
