@@ -4,7 +4,7 @@
  * (exit 2) with its positions; it is never silently ignored.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { LineIndex, parseProjectConfig, PROJECT_CONFIG_FILE, type PresetCatalog, type ProjectConfig } from '@netpolicy/core';
 import { readTextFile, UsageError } from './io';
 import { presetCatalogOption } from './presets-option';
@@ -53,9 +53,12 @@ export class ConfigFinder {
     return found;
   }
 
-  private load(file: string): LoadedConfig {
-    const text = readTextFile(file);
-    const { config, diagnostics } = parseProjectConfig(text, resolve(this.cwd, file));
+  private load(path: string): LoadedConfig {
+    const text = readTextFile(path);
+    // Shown relative to the working directory when below it.
+    const rel = relative(this.cwd, resolve(this.cwd, path));
+    const file = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+    const { config, diagnostics } = parseProjectConfig(text, resolve(this.cwd, path));
     if (diagnostics.length > 0) {
       const lines = new LineIndex(text);
       throw new UsageError([
