@@ -1,4 +1,4 @@
-/** The typed client of the three GET operations (interface.md, Endpoints). */
+/** The typed client of the three GET operations (the service's interface; docs/client.md). */
 import { ApiError, ConfigError } from './errors';
 import { defaultSleep, get, isLoopbackHost, type RawResponse, type RetryInfo, type TransportOptions } from './http';
 import { cyclonedxStrictValidator, type SbomValidator } from './sbom-validator';

@@ -186,7 +186,7 @@ function writeAtomically(path: string, text: string, shown: string): void {
   }
 }
 
-/** Exit code per contracts.md for a client error. */
+/** Exit code (docs/cli.md) for a client error. */
 export function exitCodeFor(error: NetpolicyError): number {
   switch (error.kind) {
     case 'selector': case 'config': return EXIT.usage;

@@ -1,5 +1,5 @@
 /**
- * The smallest policy addition that allows a denied access (contracts.md `fix`): a JSON-Patch
+ * The smallest policy addition that allows a denied access (explain's `fix`, docs/cli.md): a JSON-Patch
  * style add. Prefers enabling a preset, then an ecosystem source, then a narrow connection.
  * Every fix is checked: with it applied, the model allows the access.
  */
