@@ -59,7 +59,7 @@ function sequences(g: Group): string {
 function fixText(r: ExplainResult): string | undefined {
   if (!r.fix) return undefined;
   const where = r.fix.pointer.replace(/\/-$/, '');
-  return `add to ${where}: ${JSON.stringify(r.fix.value)}`;
+  return `add to ${where}: ${JSON.stringify(r.fix.value)}${r.fix.note ? ` (${r.fix.note})` : ''}`;
 }
 
 function summaryLine(report: ExplainReport): string {

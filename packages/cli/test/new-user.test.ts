@@ -126,6 +126,8 @@ describe('fixes a user would take, and can apply (item 3)', () => {
     const j = JSON.parse(runCli(['explain', '--format', 'json', '--policy', policy, '--trace', fx('denials/trace.json')]).stdout);
     const http = j.results.find((x: { destination: string }) => x.destination === 'GET http://pypi.org/simple/six/');
     expect(http.fix).toEqual({ pointer: '/presets/-', value: 'pypi', note: expect.stringContaining('use https://pypi.org/simple/six/') });
+    const text = runCli(['explain', '--only', 'denied', '--policy', policy, '--trace', fx('denials/trace.json')]).stdout;
+    expect(text).toMatch(/fix: add to \/presets: "pypi" \(the job used plain http .*make the job use https:\/\/pypi\.org\/simple\/six\/\)/);
   });
 
   it('check --fix applies every fix with data, prints the diff, writes the file; what is left is reported', () => {
