@@ -6,7 +6,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { LineIndex, parseProjectConfig, PROJECT_CONFIG_FILE, type PresetCatalog, type ProjectConfig } from '@netpolicy/core';
-import { readTextFile, UsageError } from './io';
+import { UsageError } from './io';
+import { readInput } from './report-output';
 import { presetCatalogOption } from './presets-option';
 
 export interface LoadedConfig {
@@ -54,7 +55,7 @@ export class ConfigFinder {
   }
 
   private load(path: string): LoadedConfig {
-    const text = readTextFile(path);
+    const text = readInput(path); // `-` reads stdin
     // Shown relative to the working directory when below it.
     const rel = relative(this.cwd, resolve(this.cwd, path));
     const file = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;

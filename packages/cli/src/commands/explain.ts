@@ -50,7 +50,7 @@ export const command: Command = {
     checkOneStdin([values.policy, values.trace]);
     if (values.apply && values.policy === '-') throw new UsageError('--apply writes the fixes into the policy file: give the file, not standard input (`-`)');
     if (values.watch) return watchAndRerun('explain', [values.policy, values.trace], () => this.run(args.filter((a) => a !== '--watch'), io), io);
-    const fixes = new FixCollector();
+    let fixes = new FixCollector();
     const sink = reportSink(io, values.output);
     const failOn = values['fail-on'] ?? [];
     const catalog = presetCatalogOption(values.presets);
@@ -59,6 +59,7 @@ export const command: Command = {
     // trace costs the size of the report, not of the parsed observations.
     const json = values.format === 'json';
     const explainOnce = async (resolvedNames?: Map<string, string[]>) => {
+      fixes = new FixCollector(); // a second pass (late DNS answers) replaces the first's fixes
       const serialised: string[] = [];
       const digest = new ReportDigest();
       const explainer = new Explainer(policy, {
