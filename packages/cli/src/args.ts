@@ -83,9 +83,10 @@ export function parseCommand(spec: CommandSpec, args: string[]): { values: Value
   }
   const { min, max, name } = spec.operands;
   const n = parsed.positionals.length;
-  if (n < min) throw new UsageError(min === 1 && max === undefined ? `missing argument ${name}` : `expected ${name} (${min}${max === min ? '' : ' or more'} argument${min === 1 ? '' : 's'}, got ${n})`);
+  const count = (k: number) => `${k} argument${k === 1 ? '' : 's'}`;
+  if (n < min) throw new UsageError(min === 1 && max === undefined ? `missing argument ${name}` : `expected ${name}: ${count(min)}${max === min ? '' : ' or more'}, got ${n}`);
   if (max !== undefined && n > max) {
-    throw new UsageError(max === 0 ? `unexpected argument \`${parsed.positionals[0]}\`` : `expected ${name} (${max === min ? max : `at most ${max}`} argument${max === 1 ? '' : 's'}, got ${n})`);
+    throw new UsageError(max === 0 ? `unexpected argument \`${parsed.positionals[0]}\`` : `too many arguments: expected ${name}, ${max === min ? count(max) : `at most ${count(max)}`}, got ${n}`);
   }
   return { values, positionals: parsed.positionals };
 }
@@ -116,8 +117,8 @@ function optionLabel(name: string, o: OptionSpec): string {
 }
 
 function optionHelp(o: OptionSpec): string {
-  const extra = [o.multiple ? 'repeatable' : '', typeof o.default === 'string' ? `default ${o.default}` : ''].filter(Boolean);
-  return extra.length ? `${o.help} (${extra.join('; ')})` : o.help;
+  const extra = [o.multiple ? 'Repeatable.' : '', typeof o.default === 'string' ? `Default: ${o.default}.` : ''].filter(Boolean);
+  return [o.help, ...extra].join(' ');
 }
 
 /** `--help` text. */
@@ -140,7 +141,7 @@ export function usageText(spec: CommandSpec): string {
     spec.examples.length === 1 ? 'Example:' : 'Examples:',
     ...spec.examples.map((e) => `  ${e}`),
     '',
-    `Exit codes: ${spec.exitCodes.map(([c, m]) => `${c} ${m}`).join('; ')}.`,
+    ...wrap(`Exit codes: ${spec.exitCodes.map(([c, m]) => `${c} ${m}`).join('; ')}.`, 96),
     'Docs: docs/cli.md',
     '',
   ].join('\n');

@@ -6,24 +6,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, repoRoot } from './run-cli';
 
-/** Starts the CLI; `waitFor(re)` resolves with all output once `re` matches it (or rejects after 15 s). */
+/**
+ * Starts the CLI. `waitFor(out, err)` resolves once stdout matches `out` and stderr matches `err`
+ * (the two pipes arrive in no fixed order), or rejects after 15 s.
+ */
 function start(args: string[]) {
   const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const waiters: { re: RegExp; done: (s: string) => void }[] = [];
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString();
-    for (const w of [...waiters]) if (w.re.test(out)) { waiters.splice(waiters.indexOf(w), 1); w.done(out); }
+  const seen = { out: '', err: '' };
+  const waiters: { test: () => boolean; done: () => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters]) if (w.test()) { waiters.splice(waiters.indexOf(w), 1); w.done(); }
   };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
+  child.stdout.on('data', (chunk: Buffer) => { seen.out += chunk.toString(); check(); });
+  child.stderr.on('data', (chunk: Buffer) => { seen.err += chunk.toString(); check(); });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
-    waitFor(re: RegExp): Promise<string> {
+    seen,
+    waitFor(out: RegExp, err: RegExp): Promise<void> {
       return new Promise((resolve, reject) => {
-        if (re.test(out)) return resolve(out);
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re} in:\n${out}`)), 15000);
-        waiters.push({ re, done: (s) => { clearTimeout(timer); resolve(s); } });
+        const test = () => out.test(seen.out) && err.test(seen.err);
+        if (test()) return resolve();
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${out} on stdout and ${err} on stderr:\n${seen.out}\n---\n${seen.err}`)), 15000);
+        waiters.push({ test, done: () => { clearTimeout(timer); resolve(); } });
       });
     },
     async stop(): Promise<number | null> {
@@ -40,15 +44,13 @@ describe('--watch', () => {
     writeFileSync(file, '{"default": "deny", "presets": []}');
     const p = start(['check', '--watch', file]);
     try {
-      await p.waitFor(/watching .* for changes/);
+      await p.waitFor(/✓ 0 errors/, /exit 0; watching .* for changes/);
       writeFileSync(file, '{"default": "deny", "presets": ["pypy"]}');
-      const second = await p.waitFor(/unknown-preset[\s\S]*exit 1; watching/);
-      expect(second).toContain('changed, running again');
-      expect(second).toMatch(/exit 1; watching/);
+      await p.waitFor(/unknown-preset/, /changed, running again\n.*exit 1; watching for changes/);
       // An editor that writes a new file and renames it over the old one.
       writeFileSync(join(dir, 'tmp'), '{"default": "deny", "presets": ["pypi"]}');
       renameSync(join(dir, 'tmp'), file);
-      await p.waitFor(/exit 1; watching for changes[\s\S]*changed, running again[\s\S]*exit 0; watching for changes/);
+      await p.waitFor(/unknown-preset[\s\S]*✓ 0 errors/, /exit 1; watching for changes[\s\S]*changed, running again\n.*exit 0; watching for changes/);
     } finally {
       expect(await p.stop()).not.toBeNull();
     }
@@ -60,12 +62,12 @@ describe('--watch', () => {
     copyFileSync(join(repoRoot, 'fixtures/traces/npm-build/policy.netpolicy.json'), policy);
     const p = start(['explain', '--watch', '--format', 'json', '--policy', policy, '--trace', join(repoRoot, 'fixtures/traces/npm-build/trace.json')]);
     try {
-      const first = await p.waitFor(/watching .* for changes/);
+      await p.waitFor(/"summary"[\s\S]*\n\}\n/, /watching .* for changes/);
       const denied = (s: string) => [...s.matchAll(/"denied":(\d+)/g)].map((m) => Number(m[1]));
-      expect(denied(first)).toHaveLength(1);
+      expect(denied(p.seen.out)).toHaveLength(1);
       writeFileSync(policy, '{"default": "deny", "presets": []}');
-      const second = await p.waitFor(/changed, running again[\s\S]*exit 0; watching for changes/);
-      const counts = denied(second);
+      await p.waitFor(/"summary"[\s\S]*"summary"[\s\S]*\n\}\n/, /changed, running again\n.*exit 0; watching for changes/);
+      const counts = denied(p.seen.out);
       expect(counts).toHaveLength(2);
       expect(counts[1]).toBeGreaterThan(counts[0]);
     } finally {

@@ -18,11 +18,11 @@ export const spec: CommandSpec = {
   synopsis: ['check [options] FILE|DIR|-...'],
   description: `Validates and lints network policy files: JSON syntax, the policy schema, and lint rules
 (security findings such as metadata endpoints, wide CIDRs, push to any repository).
-Files ending .jsonc may hold comments and trailing commas; .json files (and standard input, \`-\`)
-are strict JSON. A directory is searched for ${DEFAULT_PATTERNS.join(', ')} and the
-"filePatterns" of netpolicy.config.json; finding no policy file there is an error (exit 2).
-The nearest netpolicy.config.json upward from each file applies (presetCatalog, filePatterns,
-severity), unless --config names one.`,
+Files ending .jsonc may hold comments and trailing commas; .json files (and standard input,
+\`-\`) are strict JSON. A directory is searched for
+${DEFAULT_PATTERNS.join(', ')} and the "filePatterns" of netpolicy.config.json; finding no policy file there is an error
+(exit 2). The nearest netpolicy.config.json upward from each file applies (presetCatalog,
+filePatterns, severity), unless --config names one.`,
   options: {
     format: formatOption(['text', 'json', 'sarif'], 'Report format: text for people, json (files and diagnostics with LSP ranges) for scripts, sarif (SARIF 2.1.0) for code scanning.'),
     output: outputOption,
