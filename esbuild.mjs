@@ -1,7 +1,7 @@
 // One build for every package: generates the precompiled (standalone) Ajv validators, then bundles.
 // Run by `npm ci` (prepare), `npm run build`, `npm test` and `npm run bench`.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
@@ -11,6 +11,8 @@ const generated = `${root}packages/core/src/generated/`;
 mkdirSync(generated, { recursive: true });
 
 const watch = process.argv.includes('--watch');
+/** `--release`: the VS Code extension's bundles minified, without source maps (`npm run package`). */
+const release = process.argv.includes('--release');
 
 /** Writes only when the content changes, atomically (several builds may run at once). */
 function writeGenerated(path, content) {
@@ -82,6 +84,9 @@ async function loadFormats() {
   }
 }
 
+/** Bundles that carry every workspace package they use are built from the sources. */
+const workspaceSources = Object.fromEntries(['core', 'client', 'language-service'].map((p) => [`@netpolicy/${p}`, `${root}packages/${p}/src/index.ts`]));
+
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'es2022', mainFields: ['module', 'main'] };
 
 async function bundles() {
@@ -96,10 +101,59 @@ async function bundles() {
       platform: 'node',
       sourcemap: false,
       // The CLI is one self-contained file built from the sources of every package.
-      alias: { '@netpolicy/core': `${root}packages/core/src/index.ts`, '@netpolicy/client': `${root}packages/client/src/index.ts` },
+      alias: workspaceSources,
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     }),
+    build({ ...common, entryPoints: [`${root}packages/language-service/src/index.ts`], outfile: `${root}packages/language-service/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
+    build({
+      ...common,
+      entryPoints: { index: `${root}packages/language-server/src/index.ts`, protocol: `${root}packages/language-server/src/protocol.ts` },
+      outdir: `${root}packages/language-server/dist`,
+      format: 'esm',
+      platform: 'neutral',
+      packages: 'external',
+    }),
+    // The server as one self-contained file per runtime: Node (stdio, IPC) and a classic worker script (IIFE) for browsers.
+    build({
+      ...common,
+      entryPoints: [`${root}packages/language-server/src/node.ts`],
+      outfile: `${root}packages/language-server/dist/node.js`,
+      format: 'esm',
+      platform: 'node',
+      alias: workspaceSources,
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    }),
+    build({
+      ...common,
+      entryPoints: [`${root}packages/language-server/src/browser.ts`],
+      outfile: `${root}packages/language-server/dist/browser.js`,
+      format: 'iife',
+      platform: 'browser',
+      mainFields: ['browser', 'module', 'main'],
+      alias: workspaceSources,
+    }),
+    ...extensionBundles(),
   ]);
+}
+
+/**
+ * The VS Code extension (extension/dist): the desktop extension and the server it starts over
+ * node IPC (CommonJS, Node), the web extension (CommonJS, as VS Code for the Web loads it) and
+ * the server as a classic worker script; `vscode` is provided by the editor. The schemas for
+ * VS Code's own JSON support (used when the server is turned off) are copied beside them.
+ */
+function extensionBundles() {
+  const ext = `${root}extension/`;
+  mkdirSync(`${ext}schemas`, { recursive: true });
+  for (const name of ['network-policy.schema.json', 'netpolicy-config.schema.json']) copyFileSync(`${root}schemas/${name}`, `${ext}schemas/${name}`);
+  if (release) for (const map of ['extension.js.map', 'server.js.map', 'web/extension.js.map', 'web/server.js.map']) rmSync(`${ext}dist/${map}`, { force: true });
+  const opts = { ...common, alias: workspaceSources, minify: release, sourcemap: !release, legalComments: 'none', logOverride: { 'empty-import-meta': 'silent' } };
+  return [
+    build({ ...opts, entryPoints: [`${ext}src/node.ts`], outfile: `${ext}dist/extension.js`, format: 'cjs', platform: 'node', external: ['vscode'] }),
+    build({ ...opts, entryPoints: [`${root}packages/language-server/src/node.ts`], outfile: `${ext}dist/server.js`, format: 'cjs', platform: 'node' }),
+    build({ ...opts, entryPoints: [`${ext}src/web.ts`], outfile: `${ext}dist/web/extension.js`, format: 'cjs', platform: 'browser', external: ['vscode'], mainFields: ['browser', 'module', 'main'] }),
+    build({ ...opts, entryPoints: [`${root}packages/language-server/src/browser.ts`], outfile: `${ext}dist/web/server.js`, format: 'iife', platform: 'browser', mainFields: ['browser', 'module', 'main'] }),
+  ];
 }
 
 /**

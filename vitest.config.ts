@@ -8,10 +8,12 @@ export default defineConfig({
     alias: {
       '@netpolicy/core': src('core'),
       '@netpolicy/client': src('client'),
+      '@netpolicy/language-service': src('language-service'),
+      '@netpolicy/language-server': src('language-server'),
     },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'extension/test/unit/**/*.test.ts'],
     testTimeout: 20000,
     hookTimeout: 30000,
   },

@@ -4,6 +4,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Log, Result } from 'sarif';
 import { paint } from './io';
+import { escapeControl } from './escape';
 
 export interface FileResult {
   file: string;
@@ -107,10 +108,10 @@ export function toText(results: FileResult[], options: { color: boolean; excerpt
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
       else others++;
-      out.push(`${c.bold(`${r.file}:${start.line + 1}:${start.character + 1}`)}: ${sev} ${c.gray(d.code)}: ${d.message}`);
+      out.push(`${c.bold(`${escapeControl(r.file)}:${start.line + 1}:${start.character + 1}`)}: ${sev} ${c.gray(d.code)}: ${escapeControl(d.message)}`);
       if (options.excerpt) {
         const line = index.lineText(start.line);
-        const shown = line.length > 200 ? line.slice(0, 200) + '…' : line;
+        const shown = escapeControl(line.length > 200 ? line.slice(0, 200) + '…' : line);
         const width = Math.max(1, Math.min((end.line === start.line ? end.character : line.length) - start.character, Math.max(1, shown.length - start.character)));
         const gutter = String(start.line + 1);
         out.push(`${c.gray(`${gutter} |`)} ${shown}`);

@@ -1,7 +1,7 @@
 /** Inputs shared by explain, suggest, test and diff: policies, traces and test files, with exit-2 errors. */
 import { createReadStream, statSync } from 'node:fs';
 import { LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
-import { readTextFile, UsageError } from './io';
+import { EXIT, readTextFile, UsageError } from './io';
 import { readInput, shownName } from './report-output';
 
 /** Reads and validates a policy file; any error diagnostic makes it unusable (exit 2, messages on stderr). */
@@ -17,17 +17,31 @@ export function loadPolicy(path: string, catalog: PresetCatalog): Policy {
       return `  ${file}:${p.line + 1}:${p.character + 1} ${d.code}: ${d.message}`;
     });
     const more = errors.length > 5 ? [`  ... and ${errors.length - 5} more (run \`netpolicy check ${file}\`)`] : [];
-    throw new UsageError([`${file} is not a valid policy:`, ...shown, ...more].join('\n') || `${file} is not a valid policy`);
+    throw new UsageError(`${file} is not a valid policy:`, EXIT.usage, [...shown, ...more].map((l) => l.trimStart())); // details: one escaped line each
   }
   return result.value as Policy;
 }
 
-/** Streams a trace file observation by observation; a malformed trace is exit 2 naming the file. */
-export async function readTraceFile(file: string, onObservation: (o: AnyObservation) => void): Promise<TraceHeader> {
+/** Yields each chunk, then waits for `between` before reading the next (a consumer that pushes back). */
+async function* paced<T>(chunks: AsyncIterable<T>, between: () => Promise<void> | undefined): AsyncGenerator<T> {
+  for await (const chunk of chunks) {
+    yield chunk;
+    const wait = between();
+    if (wait) await wait;
+  }
+}
+
+/**
+ * Streams a trace file observation by observation; a malformed trace is exit 2 naming the file.
+ * `between`, when given, is awaited after each chunk (about 1 MiB) has been read: a writer of
+ * the results that cannot keep up holds the reading back, so memory stays bounded.
+ */
+export async function readTraceFile(file: string, onObservation: (o: AnyObservation) => void, between?: () => Promise<void> | undefined): Promise<TraceHeader> {
+  const pace = <T>(chunks: AsyncIterable<T>): AsyncIterable<T> => (between ? paced(chunks, between) : chunks);
   if (file === '-') {
     process.stdin.setEncoding('utf8');
     try {
-      return await streamTrace(process.stdin as AsyncIterable<string>, onObservation);
+      return await streamTrace(pace(process.stdin as AsyncIterable<string>), onObservation);
     } catch (error) {
       if (error instanceof TraceError) throw new UsageError(`standard input: ${error.message}`);
       throw error;
@@ -41,7 +55,7 @@ export async function readTraceFile(file: string, onObservation: (o: AnyObservat
     readTextFile(file); // throws the standard "cannot read" message
   }
   try {
-    return await streamTrace(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), onObservation);
+    return await streamTrace(pace(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string>), onObservation);
   } catch (error) {
     if (error instanceof TraceError) throw new UsageError(`${file}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;

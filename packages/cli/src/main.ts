@@ -1,5 +1,6 @@
 /** `netpolicy`: dispatches to one command module; each command is loaded only when used. */
-import { EXIT, UsageError, type Io } from './io';
+import { EXIT, UsageError, guardStandardStreams, type Io } from './io';
+import { escapeControl } from './escape';
 import type { Command } from './command';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
@@ -29,7 +30,8 @@ function help(): string {
     'Run `netpolicy <command> --help` for the options of a command.',
     '',
     'Exit codes: 0 ok; 1 problems found; 2 usage error or unreadable/invalid input; 3 authentication',
-    'failed; 4 not found; 5 job not terminal; 6 service unavailable; 7 other API failure.',
+    'failed; 4 not found; 5 job not terminal; 6 service unavailable; 7 other API failure;',
+    '141 stdout was a closed pipe (ended quietly). A failed write (disk full) is exit 2.',
     '',
   ].join('\n');
 }
@@ -47,7 +49,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const entry = commands[name];
   if (!entry) {
-    io.stderr.write(`netpolicy: unknown command \`${name}\`. Commands: ${Object.keys(commands).join(', ')}.\n`);
+    io.stderr.write(`netpolicy: unknown command \`${escapeControl(name)}\`. Commands: ${Object.keys(commands).join(', ')}.\n`);
     return EXIT.usage;
   }
   const { command } = await entry.load();
@@ -59,13 +61,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`netpolicy ${name}: ${error.message}\n`);
+      // Messages echo file names, option values, policy and trace strings: escaped, one line each.
+      io.stderr.write(`netpolicy ${name}: ${escapeControl(error.message)}\n`);
+      for (const detail of error.details) io.stderr.write(`  ${escapeControl(detail)}\n`);
       if (error.exitCode === EXIT.usage && /option|argument/i.test(error.message)) {
         io.stderr.write(`Run \`netpolicy ${name} --help\` for usage.\n`);
       }
       return error.exitCode;
     }
-    io.stderr.write(`netpolicy ${name}: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    const stack = (error as Error)?.stack ?? String(error);
+    io.stderr.write(`netpolicy ${name}: internal error: ${stack.split('\n').map(escapeControl).join('\n')}\n`);
     return EXIT.internal;
   }
 }
@@ -73,7 +78,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
 const isEntry = typeof process !== 'undefined' && process.argv[1] !== undefined && /netpolicy(\.js)?$/.test(process.argv[1]);
 if (isEntry) {
   const io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
-  main(process.argv.slice(2), io).then(
+  const argv = process.argv.slice(2);
+  const label = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? `netpolicy ${argv[0]}` : 'netpolicy';
+  guardStandardStreams(process, () => label);
+  main(argv, io).then(
     (code) => {
       process.exitCode = code;
     },

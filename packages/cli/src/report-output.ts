@@ -4,7 +4,7 @@
  * `check --fix` and `explain --apply` print.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { readTextFile, UsageError, type Io } from './io';
@@ -46,9 +46,7 @@ export function writeFileAtomically(path: string, text: string, shown = path): v
     renameSync(temp, full);
   } catch (error) {
     rmSync(temp, { force: true });
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code ?? (error as Error).message;
-    throw new UsageError(`cannot write ${shown}: ${reason}`);
+    throw writeError(error, shown);
   }
 }
 
@@ -72,11 +70,56 @@ export function unifiedDiff(file: string, before: string, after: string): string
     .replace(/^Index:.*\n/m, '');
 }
 
-/** Text from outside (trace strings, file names) with control characters escaped, for a terminal. */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+/**
+ * A report written to FILE as it is produced (bounded memory), through a temporary file beside it
+ * that is renamed over FILE by `commit`; `abort` (after a failure) removes the temporary file.
+ */
+export class AtomicFileOutput {
+  private readonly full: string;
+  private readonly temp: string;
+  private fd: number | undefined;
+  readonly isTTY = false;
+
+  constructor(cwd: string, private readonly shown: string) {
+    this.full = resolve(cwd, shown);
+    this.temp = join(dirname(this.full), `.${basename(this.full)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      this.fd = openSync(this.temp, 'wx', 0o644);
+    } catch (error) {
+      throw writeError(error, shown);
+    }
+  }
+
+  write(text: string): boolean {
+    if (this.fd === undefined) throw new UsageError(`cannot write ${this.shown}: already closed`);
+    try {
+      writeSync(this.fd, text);
+    } catch (error) {
+      throw writeError(error, this.shown);
+    }
+    return true;
+  }
+
+  commit(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+      this.fd = undefined;
+      renameSync(this.temp, this.full);
+    } catch (error) {
+      throw writeError(error, this.shown);
+    }
+  }
+
+  abort(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.temp, { force: true });
+  }
+}
+
+function writeError(error: unknown, shown: string): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? 'no such folder' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code ?? (error as Error).message;
+  return new UsageError(`cannot write ${shown}: ${reason}`);
 }

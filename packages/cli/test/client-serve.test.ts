@@ -171,6 +171,6 @@ describe('netpolicy serve answers malformed selectors with 400 problem documents
     expect(await raw('/v1/sbom')).toMatchObject({ status: 404, type: 'application/problem+json' });
     const res = await fetch(`${service.url}/v1preview1/sbom`, { method: 'POST', headers: { authorization: 'Bearer demo-token-valid' } });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
   });
 });

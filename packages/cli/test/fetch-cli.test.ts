@@ -111,7 +111,7 @@ describe('netpolicy fetch', () => {
   });
 
   it('exit 3: expired, revoked and unknown tokens', async () => {
-    for (const token of ['demo-token-expired', 'demo-token-revoked', 'wrong']) {
+    for (const token of ['demo-token-expired', 'demo-token-revoked', 'wrong-token-123']) {
       const r = await viaServe(['trace', '--repo', 'acme/webapp', '--job-id', '1001'], { NETPOLICY_TOKEN: token });
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/HTTP 401: Authentication failed/);

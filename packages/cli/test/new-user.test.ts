@@ -174,7 +174,7 @@ describe('suggest leaves denied accesses out (item 4)', () => {
     trace.observations.push({ protocol: 'http', observed_at: '2026-01-01T00:00:00Z', sequence: 10000, method: 'GET', url: 'https://evil.example/\u001b[31mred', denied: true });
     writeFileSync(join(dir, 'esc.json'), JSON.stringify(trace));
     const e = runCli(['suggest', join(dir, 'esc.json')]);
-    expect(e.stderr).toContain('GET https://evil.example/\\x1b[31mred');
+    expect(e.stderr).toContain('GET https://evil.example/\\u001b[31mred');
     expect(e.stderr).not.toContain('\u001b');
   });
 });

@@ -1,5 +1,6 @@
 /** The typed client of the three GET operations (the service's interface; docs/client.md). */
-import { ApiError, ConfigError } from './errors';
+import { ApiError, ConfigError, NetpolicyError } from './errors';
+import { MIN_TOKEN_LENGTH, redact, redactValue } from './redact';
 import { defaultSleep, get, isLoopbackHost, type RawResponse, type RetryInfo, type TransportOptions } from './http';
 import { cyclonedxStrictValidator, type SbomValidator } from './sbom-validator';
 import { artifactQuery, jobQuery, type ArtifactSelector, type JobSelector } from './selectors';
@@ -7,10 +8,21 @@ import { checkArtifactRecordShape, checkTraceShape } from './shapes';
 import type { ArtifactRecord, CycloneDxBom, NetworkTraceDocument } from './types';
 import { MEDIA_TYPES, PATHS } from './wire';
 
+/**
+ * The largest timeout or delay the client takes (one day): Node's timers hold at most 2^31 - 1 ms
+ * (about 24.8 days) and fire at once beyond it, so larger values are refused, not wrapped.
+ */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
 export interface ClientOptions {
   /** Base URL of the service, e.g. `https://provenance.example`; `http` only for loopback hosts. */
   baseUrl: string;
-  /** Access token, sent as `Authorization: Bearer <token>` to the base URL's origin only. */
+  /**
+   * Access token, sent as `Authorization: Bearer <token>` to the base URL's origin only. At least
+   * 8 characters (MIN_TOKEN_LENGTH), without whitespace: the client removes it, and any piece of it
+   * 6 characters or longer, from every text it hands over, which a shorter token would make
+   * meaningless.
+   */
   token?: string;
   /** The fetch to use (default: the platform's `fetch`). */
   fetch?: typeof fetch;
@@ -80,6 +92,14 @@ export class NetpolicyClient {
     if (options.token !== undefined && (options.token === '' || /[\s]/.test(options.token))) {
       throw new ConfigError('the token is empty or contains whitespace');
     }
+    if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
+      throw new ConfigError(`the token is ${options.token.length} character${options.token.length === 1 ? '' : 's'} long; tokens shorter than ${MIN_TOKEN_LENGTH} characters are refused, as they cannot be kept out of messages safely`);
+    }
+    for (const [name, value] of [['timeoutMs', options.timeoutMs], ['totalTimeoutMs', options.totalTimeoutMs], ['retryBaseMs', options.retryBaseMs], ['retryMaxDelayMs', options.retryMaxDelayMs]] as const) {
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !(value >= 0)) throw new ConfigError(`${name} must be a number >= 0, got ${String(value)}`);
+      if (value > MAX_TIMEOUT_MS) throw new ConfigError(`${name} must be at most ${MAX_TIMEOUT_MS} ms (one day), got ${value}`);
+    }
     if (!base.pathname.endsWith('/')) base.pathname += '/';
     this.baseUrl = base;
     this.#token = options.token;
@@ -87,7 +107,44 @@ export class NetpolicyClient {
   }
 
   /** The CycloneDX 1.7 SBOM of a terminal job. */
-  async getSbom(selector: JobSelector, call: CallOptions = {}): Promise<SbomResult> {
+  getSbom(selector: JobSelector, call: CallOptions = {}): Promise<SbomResult> {
+    return this.#guard(this.#getSbom(selector, call));
+  }
+
+  /** The job metadata and every observed network access of a terminal job (D1 shape checked). */
+  getNetworkTrace(selector: JobSelector, call: CallOptions = {}): Promise<ApiResult<NetworkTraceDocument>> {
+    return this.#guard(this.#getNetworkTrace(selector, call));
+  }
+
+  /** Which jobs published an artifact: identity, direct contents, publications newest first (D2 shape checked). */
+  findArtifact(selector: ArtifactSelector, call: CallOptions = {}): Promise<ApiResult<ArtifactRecord>> {
+    return this.#guard(this.#findArtifact(selector, call));
+  }
+
+  /**
+   * The one place every failure leaves the client: the token, and any piece of it 6 characters
+   * or longer, is removed from the message, the reasons and the problem document (texts that
+   * quote the service: bodies, media types, validator and shape reasons, redirect targets).
+   */
+  async #guard<T>(pending: Promise<T>): Promise<T> {
+    try {
+      return await pending;
+    } catch (error) {
+      const token = this.#token;
+      if (!token || !(error instanceof NetpolicyError)) throw error;
+      if (!(error instanceof ApiError)) {
+        const message = redact(error.message, token);
+        if (message !== error.message) error.message = message;
+        throw error;
+      }
+      throw new ApiError(redact(error.message, token), {
+        kind: error.kind, status: error.status, problem: error.problem && redactValue(error.problem, token),
+        attempts: error.attempts, reasons: error.reasons.map((r) => redact(r, token)), cause: (error as { cause?: unknown }).cause,
+      });
+    }
+  }
+
+  async #getSbom(selector: JobSelector, call: CallOptions): Promise<SbomResult> {
     const raw = await this.#get(PATHS.sbom, jobQuery(selector), `${MEDIA_TYPES.sbom}, ${MEDIA_TYPES.problem}`, call);
     checkSbomMediaType(raw);
     const { data, text } = parseJson<CycloneDxBom>(raw, 'SBOM');
@@ -101,14 +158,12 @@ export class NetpolicyClient {
     return { data, text, contentType: raw.headers.get('content-type') ?? '', attempts: raw.attempts, validated: validator !== false };
   }
 
-  /** The job metadata and every observed network access of a terminal job (D1 shape checked). */
-  async getNetworkTrace(selector: JobSelector, call: CallOptions = {}): Promise<ApiResult<NetworkTraceDocument>> {
+  async #getNetworkTrace(selector: JobSelector, call: CallOptions): Promise<ApiResult<NetworkTraceDocument>> {
     const raw = await this.#get(PATHS.networkTrace, jobQuery(selector), `${MEDIA_TYPES.json}, ${MEDIA_TYPES.problem}`, call);
     return this.#checkedJson<NetworkTraceDocument>(raw, 'network trace', checkTraceShape);
   }
 
-  /** Which jobs published an artifact: identity, direct contents, publications newest first (D2 shape checked). */
-  async findArtifact(selector: ArtifactSelector, call: CallOptions = {}): Promise<ApiResult<ArtifactRecord>> {
+  async #findArtifact(selector: ArtifactSelector, call: CallOptions): Promise<ApiResult<ArtifactRecord>> {
     const raw = await this.#get(PATHS.artifacts, artifactQuery(selector), `${MEDIA_TYPES.json}, ${MEDIA_TYPES.problem}`, call);
     return this.#checkedJson<ArtifactRecord>(raw, 'artifact record', checkArtifactRecordShape);
   }
@@ -145,7 +200,7 @@ export class NetpolicyClient {
       signal: call.signal,
       random: o.random ?? Math.random,
       sleep: defaultSleep,
-      onRetry: o.onRetry,
+      onRetry: o.onRetry && ((info) => o.onRetry!({ ...info, reason: redact(info.reason, this.#token) })),
       onProgress: call.onProgress ?? o.onProgress,
     };
     const raw = await get(url, accept, transport);

@@ -4,6 +4,7 @@
  * bounded in attempts and total time, and a cap on the response size.
  */
 import { ApiError, isProblem, type Problem } from './errors';
+import { redact, redactBody, redactValue } from './redact';
 import { RETRYABLE_STATUSES } from './wire';
 
 export interface TransportOptions {
@@ -46,22 +47,67 @@ class Retryable extends Error {
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
+/** The longest delay a timer can hold (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
+const TIMER_MAX_MS = 2 ** 31 - 1;
+
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, Math.min(ms, TIMER_MAX_MS));
     const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
-/** Parses Retry-After (delta seconds or HTTP date) into milliseconds from now. */
+const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const LONG_DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+// RFC 9110 5.6.7 HTTP-date: IMF-fixdate, and the obsolete RFC 850 and asctime forms recipients accept.
+const IMF_FIXDATE = /^([A-Z][a-z]{2}), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const RFC850_DATE = /^([A-Z][a-z]{5,8}), (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const ASCTIME_DATE = /^([A-Z][a-z]{2}) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+
+/** An HTTP-date (RFC 9110 5.6.7) as milliseconds since the epoch; undefined for anything else. */
+export function parseHttpDate(text: string, now = Date.now()): number | undefined {
+  let day: string, date: string, month: string, year: number, h: string, m: string, s: string;
+  let match: RegExpExecArray | null;
+  if ((match = IMF_FIXDATE.exec(text))) {
+    [, day, date, month, , h, m, s] = match;
+    year = Number(match[4]);
+    if (!DAY_NAMES.includes(day)) return undefined;
+  } else if ((match = RFC850_DATE.exec(text))) {
+    [, day, date, month, , h, m, s] = match;
+    if (!LONG_DAY_NAMES.includes(day)) return undefined;
+    // Two-digit years: the one not more than 50 years in the future (RFC 9110 5.6.7).
+    const nowYear = new Date(now).getUTCFullYear();
+    year = Math.floor(nowYear / 100) * 100 + Number(match[4]);
+    if (year > nowYear + 50) year -= 100;
+  } else if ((match = ASCTIME_DATE.exec(text))) {
+    [, day, month, date, h, m, s] = match;
+    year = Number(match[7]);
+    if (!DAY_NAMES.includes(day)) return undefined;
+  } else {
+    return undefined;
+  }
+  const monthIndex = MONTHS.indexOf(month);
+  const [dd, hh, mm, ss] = [Number(date.trim()), Number(h), Number(m), Number(s)];
+  if (monthIndex < 0 || dd < 1 || dd > 31 || hh > 23 || mm > 59 || ss > 60) return undefined;
+  const ms = Date.UTC(year, monthIndex, dd, hh, mm, Math.min(ss, 59));
+  // 31 Feb and the like roll over in Date.UTC: refuse them.
+  return new Date(ms).getUTCDate() === dd ? ms : undefined;
+}
+
+/**
+ * Parses Retry-After into milliseconds from now: only the RFC 9110 10.2.3 forms, delta-seconds
+ * (one or more digits) or an HTTP-date. Anything else (`-5`, `1.5`, `soon`) is undefined, and the
+ * caller falls back to its normal backoff.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const date = parseHttpDate(text, now);
+  return date === undefined ? undefined : Math.max(0, date - now);
 }
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -72,10 +118,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return m !== null && m.slice(1).every((o) => Number(o) <= 255);
 }
 
-/** Removes the token from text that might echo it (a proxy's error page, an exception). */
-export function redact(text: string, token: string | undefined): string {
-  return token && token.length > 0 ? text.split(token).join('[redacted]') : text;
-}
+export { redact } from './redact';
 
 function describeNetworkError(error: unknown): string {
   const e = error as { message?: string; cause?: { code?: string; message?: string } };
@@ -122,19 +165,22 @@ function mediaTypeOf(headers: Headers): string {
 
 /** Turns an error response into an ApiError (problem document or not). */
 export function errorFromResponse(status: number, headers: Headers, body: Uint8Array, token: string | undefined, attempts: number): ApiError {
-  const text = redact(new TextDecoder('utf-8', { fatal: false }).decode(body), token);
+  const raw = new TextDecoder('utf-8', { fatal: false }).decode(body);
   let problem: Problem | undefined;
   if (/json$/.test(mediaTypeOf(headers))) {
     try {
-      const parsed: unknown = JSON.parse(text);
-      if (isProblem(parsed)) problem = parsed;
+      // Parsed first, then redacted: a token written with JSON escapes is found too.
+      const parsed: unknown = JSON.parse(raw);
+      if (isProblem(parsed)) problem = redactValue(parsed, token);
     } catch { /* not JSON after all: described below */ }
   }
+  // Redacted before it is cut short, so no cut leaves a piece of the token behind.
+  const text = redactBody(raw, token);
   if (problem) {
     const message = `HTTP ${status}: ${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`;
     return new ApiError(message, { status, problem, attempts });
   }
-  const mediaType = mediaTypeOf(headers) || 'no content type';
+  const mediaType = redact(mediaTypeOf(headers), token) || 'no content type';
   const trimmed = text.trim();
   const summary =
     trimmed === '' ? 'with an empty body' :
@@ -196,7 +242,7 @@ function sameOrigin(a: URL, origin: string): boolean {
 async function attemptOnce(url: URL, origin: string, accept: string, opts: TransportOptions, timeoutMs: number): Promise<Omit<RawResponse, 'attempts'>> {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, Math.min(timeoutMs, TIMER_MAX_MS));
   const onAbort = () => controller.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let current = url;
@@ -215,7 +261,7 @@ async function attemptOnce(url: URL, origin: string, accept: string, opts: Trans
         if (!location) throw new ApiError(`HTTP ${response.status} redirect without a Location header`, { kind: 'redirect', status: response.status });
         const next = new URL(location, current);
         if (!sameOrigin(next, origin)) {
-          throw new ApiError(`the service redirected to another origin (${next.origin}); not following it, so the token stays with ${origin}`, { kind: 'redirect', status: response.status });
+          throw new ApiError(`the service redirected to another origin (${redact(next.origin, opts.token)}); not following it, so the token stays with ${origin}`, { kind: 'redirect', status: response.status });
         }
         if (redirects >= opts.maxRedirects) throw new ApiError(`more than ${opts.maxRedirects} redirects`, { kind: 'redirect', status: response.status });
         current = next;

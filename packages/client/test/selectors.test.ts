@@ -60,7 +60,7 @@ describe('artifact selector', () => {
 describe('client set-up', () => {
   it('refuses a bad selector before any request', async () => {
     const fetch = vi.fn();
-    const client = new NetpolicyClient({ baseUrl: 'https://svc.example', token: 't', fetch });
+    const client = new NetpolicyClient({ baseUrl: 'https://svc.example', token: 'test-token-1', fetch });
     await expect(client.getSbom({ repo: 'acme', jobId: '1' })).rejects.toThrow(SelectorError);
     await expect(client.findArtifact({ kind: 'ci_cache', digestAlgorithm: 'sha256', digestValue: hex64 })).rejects.toThrow(SelectorError);
     expect(fetch).not.toHaveBeenCalled();

@@ -5,10 +5,11 @@ import { formatOption, outputOption, parseCommand, presetsOption, usageText, typ
 import type { Command } from '../command';
 import { EXIT, UsageError, useColor, type Io } from '../io';
 import { ConfigFinder } from '../project-config';
-import { checkOneStdin, printable, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
+import { checkOneStdin, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
 import { toJson, toSarif, toText, type FileResult } from '../check-report';
 import { watchAndRerun } from '../watch';
 import { VERSION } from '../version';
+import { escapeControl } from '../escape';
 
 const DEFAULT_PATTERNS = POLICY_FILE_GLOBS.map((g) => g.replace(/^\*\*\//, ''));
 
@@ -82,7 +83,7 @@ function noPolicyMessage(dir: string, skipped: string[], configFile: string | un
     `no policy files in ${dir}: searched for ${searched}${configFile ? ` (filePatterns from ${configFile})` : ''}.`,
   ];
   if (skipped.length > 0) {
-    lines.push(`  JSON files there that do not match: ${skipped.slice(0, 5).map(printable).join(', ')}${skipped.length > 5 ? `, and ${skipped.length - 5} more` : ''}.`);
+    lines.push(`  JSON files there that do not match: ${skipped.slice(0, 5).map(escapeControl).join(', ')}${skipped.length > 5 ? `, and ${skipped.length - 5} more` : ''}.`);
   }
   lines.push(`  Name a policy like policy.netpolicy.json, pass the file itself (netpolicy check ${join(dir, 'FILE')}), or add its pattern to "filePatterns" in ${configFile ?? PROJECT_CONFIG_FILE} (or name a config with --config FILE).`);
   return lines.join('\n');
@@ -100,7 +101,7 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
     const found = arg === '-' ? undefined : expand(arg, configs);
     if (found && found.files.length === 0) {
       const config = configs.forPath(arg, true);
-      io.stderr.write(`netpolicy check: ${noPolicyMessage(arg, found.skipped, config?.file, config?.config.filePatterns ?? [])}\n`);
+      io.stderr.write(`netpolicy check: ${noPolicyMessage(escapeControl(arg), found.skipped, config?.file, config?.config.filePatterns ?? [])}\n`);
       failed++;
       continue;
     }
@@ -110,7 +111,7 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
         text = readInput(file);
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
-        io.stderr.write(`netpolicy check: ${error.message}\n`);
+        io.stderr.write(`netpolicy check: ${escapeControl(error.message)}\n`);
         failed++;
         continue;
       }

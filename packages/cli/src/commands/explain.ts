@@ -1,12 +1,16 @@
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import { Explainer, type ExplainResult } from '@netpolicy/core';
 import type { Command } from '../command';
-import { EXIT, UsageError, useColor } from '../io';
+import { EXIT, UsageError, useColor, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { loadPolicy, readTraceFile } from '../explain-inputs';
-import { ReportDigest, renderMarkdown, renderText } from '../explain-render';
+import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from '../explain-render';
 import { applyToPolicyFile, FixCollector } from '../apply-fixes';
-import { checkOneStdin, reportSink } from '../report-output';
+import { AtomicFileOutput, checkOneStdin } from '../report-output';
 import { watchAndRerun } from '../watch';
 
 export const spec: CommandSpec = {
@@ -33,9 +37,70 @@ the policy file.`,
   exitCodes: [[0, 'explained'], [1, 'a --fail-on condition held'], [2, 'usage error, unreadable file, or an input that is not a valid policy or trace']],
 };
 
-function jsonResult(r: ExplainResult) {
-  const { index: _i, access: _a, observation: _o, reliesOnDefault, nearMiss, ...rest } = r;
-  return { ...rest, nearMiss, ...(reliesOnDefault ? { reliesOnDefault } : {}) };
+type Out = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
+
+/** Resolves once stdout can take more (at once when it is not a stream that pushes back). */
+function drained(stdout: Out): Promise<void> | undefined {
+  if (!stdout.writableNeedDrain || typeof stdout.once !== 'function') return undefined;
+  return new Promise((resolve) => { stdout.once!('drain', resolve); stdout.once!('close', resolve); stdout.once!('error', resolve); });
+}
+
+const SPOOL_MEMORY = 4 << 20;
+
+/**
+ * Holds the JSON text of a pass until it is known to count (a trace file whose DNS answers come
+ * after the connections they name is explained again, see below): in memory up to 4 MiB, beyond
+ * that in a temporary file, so memory stays bounded whatever the size of the report.
+ */
+class Spool {
+  private memory: string[] = [];
+  private size = 0;
+  private fd: number | undefined;
+  private dir: string | undefined;
+
+  write(text: string): void {
+    if (this.fd === undefined && this.size + text.length <= SPOOL_MEMORY) {
+      this.memory.push(text);
+      this.size += text.length;
+      return;
+    }
+    if (this.fd === undefined) {
+      this.dir = mkdtempSync(join(tmpdir(), 'netpolicy-explain-'));
+      this.fd = openSync(join(this.dir, 'report.json'), 'w+', 0o600);
+      for (const m of this.memory) writeSync(this.fd, m);
+      this.memory = [];
+    }
+    writeSync(this.fd, text);
+  }
+
+  /** Writes what it holds to stdout, in blocks, waiting whenever stdout pushes back. */
+  async copyTo(stdout: Out): Promise<void> {
+    for (const m of this.memory) { stdout.write(m); await drained(stdout); }
+    if (this.fd === undefined) return;
+    const block = Buffer.allocUnsafe(1 << 20);
+    const decoder = new StringDecoder('utf8');
+    for (let at = 0; ;) {
+      const n = readSync(this.fd, block, 0, block.length, at);
+      if (n === 0) break;
+      at += n;
+      stdout.write(decoder.write(block.subarray(0, n)));
+      await drained(stdout);
+    }
+    const tail = decoder.end();
+    if (tail) stdout.write(tail);
+  }
+
+  discard(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
+    this.fd = undefined;
+    this.dir = undefined;
+    this.memory = [];
+  }
+}
+
+function lateWarning(io: Io): void {
+  io.stderr.write('netpolicy explain: warning: DNS answers arrived after connections to their addresses; a trace read from stdin is read once, so those connections were decided without the later names (pass the trace as a file to include them)\n');
 }
 
 export const command: Command = {
@@ -50,47 +115,81 @@ export const command: Command = {
     checkOneStdin([values.policy, values.trace]);
     if (values.apply && values.policy === '-') throw new UsageError('--apply writes the fixes into the policy file: give the file, not standard input (`-`)');
     if (values.watch) return watchAndRerun('explain', [values.policy, values.trace], () => this.run(args.filter((a) => a !== '--watch'), io), io);
-    let fixes = new FixCollector();
-    const sink = reportSink(io, values.output);
     const failOn = values['fail-on'] ?? [];
+    // --apply: the fixes of the pass that counts (a second pass, after late DNS answers, replaces the first's).
+    let fixes = new FixCollector();
+    const collect = (r: ExplainResult) => { if (values.apply && r.model.verdict === 'deny') fixes.add(r.fix); };
     const catalog = presetCatalogOption(values.presets);
-    const policy = loadPolicy(values.policy, catalog);
-    // Results are kept in their output form (JSON text, or without the observation), so a large
-    // trace costs the size of the report, not of the parsed observations.
-    const json = values.format === 'json';
-    const explainOnce = async (resolvedNames?: Map<string, string[]>) => {
-      fixes = new FixCollector(); // a second pass (late DNS answers) replaces the first's fixes
-      const serialised: string[] = [];
-      const digest = new ReportDigest();
-      const explainer = new Explainer(policy, {
-        catalog, only: values.only as 'denied' | 'all', keep: false, resolvedNames,
-        onResult: (r) => {
-          if (values.apply && r.model.verdict === 'deny') fixes.add(r.fix);
-          if (json) serialised.push(JSON.stringify(jsonResult(r), null, 2).replace(/\n/g, '\n    '));
-          else digest.add(r);
-        },
-      });
-      const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); });
-      return { explainer, serialised, digest, report: explainer.finish(header) };
-    };
-    const first = await explainOnce();
-    let { serialised, digest, report } = first;
-    if (report.lateDnsAnswers) {
-      // D4 names addresses from every DNS observation of the trace, also those after a connection.
-      if (values.trace !== '-') ({ serialised, digest, report } = await explainOnce(first.explainer.resolvedNames));
-      else io.stderr.write('netpolicy explain: warning: DNS answers arrived after connections to their addresses; a trace read from stdin is read once, so those connections were decided without the later names (pass the trace as a file to include them)\n');
+    const policyFile = values.policy;
+    // -o FILE: written to a temporary file as the report is produced, renamed when it is complete.
+    const file = values.output !== undefined && values.output !== '-' ? new AtomicFileOutput(io.cwd, values.output) : undefined;
+    try {
+      const code = await explainTo(file ?? io.stdout);
+      file?.commit();
+      if (values.apply) applyToPolicyFile(values.policy, fixes.all, { catalog, io, diffToStdout: !file && values.format === 'text' });
+      return code;
+    } finally {
+      file?.abort();
     }
-    if (json) {
-      const s = report.summary;
-      const summary = { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault };
-      sink.write(`{\n  "summary": ${JSON.stringify(summary)},\n  "results": [${serialised.length ? `\n    ${serialised.join(',\n    ')}\n  ` : ''}]\n}\n`);
-    } else if (values.format === 'markdown') {
-      sink.write(renderMarkdown(report, digest));
+
+    async function explainTo(out: Io['stdout']): Promise<number> {
+    const policy = loadPolicy(policyFile, catalog);
+    const fromFile = values.trace !== '-';
+    const stdout = out as Out;
+    const only = values.only as 'denied' | 'all';
+    let report;
+    if (values.format === 'json') {
+      // Results are written as they are produced, never held. D4 names addresses from every DNS
+      // observation of the trace, also those after a connection: a file is then explained again
+      // with every answer known, so its first pass goes to a spool (memory, then a temporary file)
+      // and reaches stdout only once it is known to count. A trace on stdin is read once: its
+      // results go straight to stdout.
+      const spool = fromFile ? new Spool() : undefined;
+      try {
+        const direct = { write: (text: string) => { stdout.write(text); } };
+        const pass = async (sink: { write(text: string): void }, paced: boolean, resolvedNames?: Map<string, string[]>) => {
+          const writer = new JsonReportWriter(sink);
+          fixes = new FixCollector();
+          const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); writer.add(r); } });
+          const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); }, paced ? () => drained(stdout) : undefined);
+          const done = explainer.finish(header);
+          return { explainer, writer, report: done };
+        };
+        const first = await pass(spool ?? direct, !spool);
+        report = first.report;
+        if (report.lateDnsAnswers && spool) {
+          spool.discard();
+          const second = await pass(direct, true, first.explainer.resolvedNames);
+          report = second.report;
+          second.writer.end(report.summary);
+        } else {
+          first.writer.end(report.summary);
+          if (spool) await spool.copyTo(stdout);
+          if (report.lateDnsAnswers) lateWarning(io);
+        }
+      } finally {
+        spool?.discard();
+      }
     } else {
-      sink.write(renderText(report, digest, sink.toStdout && useColor(io)));
+      // Text and Markdown keep only what their grouping needs (ReportDigest, bounded).
+      const explainOnce = async (resolvedNames?: Map<string, string[]>) => {
+        const digest = new ReportDigest();
+        fixes = new FixCollector();
+        const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); digest.add(r); } });
+        const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); });
+        return { explainer, digest, report: explainer.finish(header) };
+      };
+      const first = await explainOnce();
+      let { digest } = first;
+      report = first.report;
+      if (report.lateDnsAnswers) {
+        if (fromFile) ({ digest, report } = await explainOnce(first.explainer.resolvedNames));
+        else lateWarning(io);
+      }
+      stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, !file && useColor(io)));
     }
-    if (values.apply) applyToPolicyFile(values.policy, fixes.all, { catalog, io, diffToStdout: sink.toStdout && values.format === 'text' });
     const failed = (failOn.includes('denied') && report.summary.denied > 0) || (failOn.includes('disagreement') && report.summary.disagreements > 0);
     return failed ? EXIT.findings : EXIT.ok;
+    }
   },
 };

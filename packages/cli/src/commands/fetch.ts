@@ -1,12 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args';
 import {
-  ApiError, NetpolicyClient, NetpolicyError, parseDigest, type ApiResult, type ArtifactKind,
+  ApiError, MAX_TIMEOUT_MS, NetpolicyClient, NetpolicyError, parseDigest, type ApiResult, type ArtifactKind,
 } from '@netpolicy/client';
 import type { Command } from '../command';
-import { EXIT, UsageError, readTextFile, type Io } from '../io';
+import { escapeControl } from '../escape';
+import { EXIT, UsageError, readTextFile, writeOutput, type Io } from '../io';
+
+/** Largest --attempts: more would only stretch a failure (the total budget bounds them anyway). */
+const MAX_ATTEMPTS = 100;
 
 const usage = `Usage:
   netpolicy fetch sbom|trace --repo OWNER/REPO --job-id N [--provider ciprovider] [--output FILE]
@@ -19,16 +21,18 @@ number up to 18446744073709551615, --kind oci_manifest|oci_index|ci_cache, --dig
 sha256:<64 hex> or sha512:<128 hex>; ci_cache needs sha256 and --repository.
 
 Options:
-  --output, -o FILE    write here instead of stdout (atomically: a failure leaves no file)
+  --output, -o FILE    write here instead of stdout (atomically: a failure leaves no file;
+                       a replaced file keeps its mode; \`-\` is stdout)
   --base-url URL       service base URL (default: $NETPOLICY_BASE_URL); https, or http only
                        for localhost, 127.0.0.0/8 and ::1
   --token-file FILE    read the access token from FILE (default: $NETPOLICY_TOKEN); tokens
                        are never taken as a plain option and never printed
   --no-validate        do not validate the SBOM as CycloneDX 1.7 (JSON and media type are
                        still checked)
-  --timeout SECONDS    timeout of one attempt (default 30)
+  --timeout SECONDS    timeout of one attempt (default 30, at most 86400)
   --attempts N         attempts in all for 429/502/503/504, timeouts and network errors
-                       (default 4, at least 3 recommended); Retry-After is honoured
+                       (default 4, at least 3 recommended, at most 100); Retry-After
+                       (delta-seconds or HTTP-date) is honoured
   --quiet              no retry or progress messages on stderr
 
 Environment:
@@ -36,7 +40,7 @@ Environment:
   NETPOLICY_TOKEN      access token when --token-file is not given
   NETPOLICY_RETRY_BASE_MS, NETPOLICY_TOTAL_TIMEOUT_MS
                        first backoff delay (default 500) and budget for all attempts
-                       (default 120000), in milliseconds
+                       (default 120000), in milliseconds, each at most 86400000 (one day)
 
 Examples:
   NETPOLICY_BASE_URL=https://provenance.example NETPOLICY_TOKEN=... \\
@@ -45,10 +49,11 @@ Examples:
     --digest sha256:0123...cdef --token-file ~/.netpolicy-token
 
 Exit codes: 0 written; 2 usage error, selector refused locally, insecure base URL,
-unreadable token file; 3 authentication failed (401); 4 not found (404); 5 job not
+unreadable token file, token shorter than 8 characters, a timeout over its maximum, a failed
+write (disk full); 3 authentication failed (401); 4 not found (404); 5 job not
 terminal (409); 6 service unavailable once retries ran out (5xx, 429, timeout, network
 error); 7 any other API failure (other 4xx, wrong media type, invalid or truncated body,
-invalid CycloneDX, redirect to another origin).
+invalid CycloneDX, redirect to another origin); 141 stdout was a closed pipe.
 `;
 
 const WHAT = ['sbom', 'trace', 'artifact'] as const;
@@ -115,39 +120,38 @@ export const command: Command = {
         }
       }
     } catch (error) {
-      return report(io, error, token);
+      return report(io, error);
     }
 
     const text = result.text.endsWith('\n') ? result.text : `${result.text}\n`;
-    if (values.output === undefined) {
-      io.stdout.write(text);
-    } else {
-      writeAtomically(resolve(io.cwd, values.output), text, values.output);
-      if (!quiet) io.stderr.write(`netpolicy fetch: wrote ${values.output} (${Buffer.byteLength(text)} bytes)\n`);
-    }
+    const written = writeOutput(io, values.output, text);
+    if (written !== undefined && !quiet) io.stderr.write(`netpolicy fetch: wrote ${escapeControl(values.output!)} (${Buffer.byteLength(text)} bytes)\n`);
     return EXIT.ok;
   },
 };
 
 function makeClient(io: Io, baseUrl: string, token: string | undefined, values: Record<string, unknown>, quiet: boolean): NetpolicyClient {
-  const number = (name: string, text: string | undefined, min: number): number | undefined => {
+  // Node's timers hold 32-bit milliseconds: a larger delay fires at once. Values over a
+  // documented maximum are refused (exit 2), naming the limit.
+  const number = (name: string, text: string | undefined, min: number, max: number, unit: string): number | undefined => {
     if (text === undefined || text === '') return undefined;
-    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) < min) throw new UsageError(`${name} must be a number >= ${min}, got ${text}`);
+    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) < min) throw new UsageError(`${name} must be a number >= ${min}, got ${escapeControl(text.slice(0, 40))}`);
+    if (Number(text) > max) throw new UsageError(`${name} must be at most ${max}${unit}, got ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`);
     return Number(text);
   };
-  const timeout = number('option --timeout', values.timeout as string | undefined, 0.001);
-  const attempts = number('option --attempts', values.attempts as string | undefined, 1);
+  const timeout = number('option --timeout', values.timeout as string | undefined, 0.001, MAX_TIMEOUT_MS / 1000, ' seconds (one day)');
+  const attempts = number('option --attempts', values.attempts as string | undefined, 1, MAX_ATTEMPTS, '');
   try {
     return new NetpolicyClient({
       baseUrl,
       token,
       timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
       maxAttempts: attempts === undefined ? undefined : Math.floor(attempts),
-      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0),
-      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1),
+      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0, MAX_TIMEOUT_MS, ' ms (one day)'),
+      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1, MAX_TIMEOUT_MS, ' ms (one day)'),
       sbomValidator: values['no-validate'] ? false : undefined,
       onRetry: quiet ? undefined : ({ attempt, delayMs, reason }) =>
-        io.stderr.write(`netpolicy fetch: attempt ${attempt} failed (${reason}); retrying in ${(delayMs / 1000).toFixed(1)} s\n`),
+        io.stderr.write(`netpolicy fetch: attempt ${attempt} failed (${escapeControl(reason)}); retrying in ${(delayMs / 1000).toFixed(1)} s\n`),
     });
   } catch (error) {
     if (error instanceof NetpolicyError) throw new UsageError(error.message);
@@ -175,17 +179,6 @@ function progressReporter(io: Io, quiet: boolean) {
   };
 }
 
-function writeAtomically(path: string, text: string, shown: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    writeFileSync(temp, text, { flag: 'wx', mode: 0o644 });
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw new UsageError(`cannot write ${shown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
 /** Exit code (docs/cli.md) for a client error. */
 export function exitCodeFor(error: NetpolicyError): number {
   switch (error.kind) {
@@ -198,14 +191,19 @@ export function exitCodeFor(error: NetpolicyError): number {
   }
 }
 
-function report(io: Io, error: unknown, token: string | undefined): number {
+/**
+ * Prints a client error: its message, the problem type, and the first reasons. The client has
+ * already kept the token out of every text it hands over (redacted once, or the text withheld);
+ * here each piece that may hold service text is escaped, so it stays on its own line and cannot
+ * drive the terminal.
+ */
+function report(io: Io, error: unknown): number {
   if (!(error instanceof NetpolicyError)) throw error;
-  const scrub = (s: string) => (token ? s.split(token).join('[redacted]') : s);
-  const lines = [`netpolicy fetch: ${error.message}`];
+  const lines = [`netpolicy fetch: ${escapeControl(error.message)}`];
   if (error instanceof ApiError) {
-    if (error.problem && error.problem.type !== 'about:blank') lines.push(`  problem type: ${error.problem.type}`);
-    if (error.kind === 'invalid-response' || error.kind === 'api') for (const r of error.reasons.slice(0, 10)) lines.push(`  - ${r.split('\n')[0].slice(0, 300)}`);
+    if (error.problem && error.problem.type !== 'about:blank') lines.push(`  problem type: ${escapeControl(error.problem.type)}`);
+    if (error.kind === 'invalid-response' || error.kind === 'api') for (const r of error.reasons.slice(0, 10)) lines.push(`  - ${escapeControl(r.slice(0, 300))}`);
   }
-  io.stderr.write(`${scrub(lines.join('\n'))}\n`);
+  io.stderr.write(`${lines.join('\n')}\n`);
   return exitCodeFor(error);
 }

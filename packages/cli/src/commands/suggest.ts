@@ -4,7 +4,8 @@ import type { Command } from '../command';
 import { EXIT, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { readDnsNames, readTraceFile } from '../explain-inputs';
-import { checkOneStdin, printable, reportSink } from '../report-output';
+import { checkOneStdin, reportSink } from '../report-output';
+import { escapeControl } from '../escape';
 
 export const spec: CommandSpec = {
   name: 'suggest',
@@ -40,14 +41,22 @@ async function run(args: string[], io: Io): Promise<number> {
     await readTraceFile(file, (o) => suggester.add(o));
   }
   const policy = suggester.finish();
-  reportSink(io, values.output as string | undefined).write(JSON.stringify(policy, null, 2) + '\n');
+  const text = JSON.stringify(policy, null, 2) + '\n';
+  const sink = reportSink(io, values.output as string | undefined);
+  const out = io.stdout as { write(text: string, done?: (error?: Error | null) => void): unknown };
+  if (sink.toStdout && out.write.length >= 2) {
+    // The notes come once the report is out: a stdout that failed (closed pipe, full disk) ends
+    // the process with its own message (guardStandardStreams), and nothing more is said.
+    const written = await new Promise<boolean>((resolve) => { out.write(text, (error) => resolve(!error)); });
+    if (!written) return EXIT.usage;
+  } else sink.write(text);
   const left = suggester.leftOut();
   const denied = left.filter((l) => l.reason === 'denied');
   const insecure = left.filter((l) => l.reason === 'insecure-http');
   const count = (ls: typeof left) => ls.reduce((n, l) => n + l.count, 0);
   const lines: string[] = [];
   const list = (ls: typeof left) => {
-    for (const l of ls.slice(0, 20)) lines.push(`  ${printable(describeAccess(l.access))}${l.count > 1 ? `  ×${l.count}` : ''}`);
+    for (const l of ls.slice(0, 20)) lines.push(`  ${escapeControl(describeAccess(l.access))}${l.count > 1 ? `  ×${l.count}` : ''}`);
     if (ls.length > 20) lines.push(`  ... and ${ls.length - 20} more`);
   };
   if (denied.length) {

@@ -1,11 +1,13 @@
 /** `netpolicy serve`: the service's whole interface (with docs/decisions.md D1/D2) over a directory of records. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
 import {
   MEDIA_TYPES, PATHS, PROBLEM_TYPES, ARTIFACT_KINDS, CONDITION_STATUS, DIGEST_LENGTHS, PROVIDER,
   checkArtifactRecordShape, decimalIdProblem, repositoryProblem, type Problem,
 } from '@netpolicy/client';
 import { Store, type JobRecord, type Operation } from './store';
+import { escapeControl } from '../escape';
 
 export interface ServeOptions {
   data: string;
@@ -59,7 +61,8 @@ export function createHandler(options: ServeOptions): (req: IncomingMessage, res
           send(res, 500, { 'content-type': MEDIA_TYPES.problem }, JSON.stringify(p));
         }
       })
-      .finally(() => options.log?.(`${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`));
+      // Method and target are whatever the client sent: escaped, so a request cannot write to the terminal.
+      .finally(() => options.log?.(`${escapeControl(req.method ?? '')} ${escapeControl((req.url ?? '').split('?')[0].slice(0, 2048))} ${res.statusCode}`));
   };
 }
 
@@ -75,11 +78,33 @@ const OPERATIONS: Record<string, Operation> = {
   [PATHS.artifacts]: 'artifacts',
 };
 
+/**
+ * The path and query of a request target exactly as sent (RFC 9112 3.2): origin-form `/path?query`,
+ * or absolute-form `http://host/path?query`. Only the path routes: `//other/v1preview1/sbom` is the
+ * path `//other/v1preview1/sbom`, not an authority followed by an operation.
+ */
+function splitTarget(target: string): { path: string; query: URLSearchParams } {
+  let pathAndQuery = target;
+  if (!target.startsWith('/')) {
+    let url: URL | undefined;
+    try {
+      url = /^https?:\/\//i.test(target) ? new URL(target) : undefined;
+    } catch { /* refused below */ }
+    if (!url) throw problem(400, 'about:blank', 'Bad Request', 'The request target is neither a path (/...) nor an absolute http URL.');
+    pathAndQuery = `${url.pathname}${url.search}`;
+  }
+  const q = pathAndQuery.indexOf('?');
+  return q < 0
+    ? { path: pathAndQuery, query: new URLSearchParams() }
+    : { path: pathAndQuery.slice(0, q), query: new URLSearchParams(pathAndQuery.slice(q + 1)) };
+}
+
 async function handle(store: Store, req: IncomingMessage): Promise<{ status: number; type: string; body: string }> {
-  const url = new URL(req.url ?? '/', 'http://service.invalid');
-  const operation = OPERATIONS[url.pathname];
-  if (!operation) throw problem(404, 'about:blank', 'Not Found', `No operation at ${url.pathname}; the operations are ${Object.keys(OPERATIONS).join(', ')}.`);
-  if (req.method !== 'GET') throw problem(405, 'about:blank', 'Method Not Allowed', `${url.pathname} takes GET only.`, { allow: 'GET' });
+  const { path, query } = splitTarget(req.url ?? '/');
+  const operation = Object.hasOwn(OPERATIONS, path) ? OPERATIONS[path] : undefined;
+  if (!operation) throw problem(404, 'about:blank', 'Not Found', `No operation at ${JSON.stringify(path.slice(0, 200))}; the operations are ${Object.keys(OPERATIONS).join(', ')}.`);
+  // HEAD wherever GET works (RFC 9110 9.3.2): the same status and headers, no body (Node drops it).
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw problem(405, 'about:blank', 'Method Not Allowed', `${path} takes GET (and HEAD) only.`, { allow: 'GET, HEAD' });
 
   const auth = await store.checkToken(req.headers.authorization);
   if (!auth.ok) {
@@ -88,7 +113,7 @@ async function handle(store: Store, req: IncomingMessage): Promise<{ status: num
   const down = await store.outage(operation);
   if (down) throw unavailable(`The ${operation} store is unavailable; try again later.`, down.retryAfter);
 
-  return operation === 'artifacts' ? artifacts(store, url.searchParams) : job(store, operation, url.searchParams);
+  return operation === 'artifacts' ? artifacts(store, query) : job(store, operation, query);
 }
 
 function single(params: URLSearchParams, name: string, required: boolean): string | undefined {
@@ -173,9 +198,41 @@ async function artifacts(store: Store, params: URLSearchParams): Promise<{ statu
   return { status: 200, type: MEDIA_TYPES.json, body: `${JSON.stringify(record, null, 2)}\n` };
 }
 
+/**
+ * Answers what Node's HTTP parser refuses before any handler runs (headers over 16 KB: 431; a
+ * garbage request line, Content-Length with chunked, a NUL in the target: 400; a request too slow
+ * to arrive: 408) with a problem document like every other error, instead of Node's empty body.
+ */
+export function answerClientErrors(server: Server, log?: (line: string) => void): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? 431 :
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT' ? 408 :
+      400;
+    const title = STATUS_CODES[status] ?? 'Bad Request';
+    const detail =
+      status === 431 ? 'The request headers are larger than this service accepts (16 KB in all).' :
+      status === 408 ? 'The request did not arrive in time.' :
+      'The request is not valid HTTP/1.1 (request line, headers, or message framing).';
+    const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+    socket.end(
+      `HTTP/1.1 ${status} ${title}\r\ncontent-type: ${MEDIA_TYPES.problem}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `cache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+      () => socket.destroy(), // the server keeps sockets half-open: close it once the answer is out
+    );
+    log?.(`- (unparsable request: ${escapeControl(String(error.code ?? 'error'))}) ${status}`);
+  });
+}
+
 /** Starts listening; resolves once the port is bound. */
 export function startService(options: ServeOptions): Promise<RunningService> {
   const server = createServer(createHandler(options));
+  answerClientErrors(server, options.log);
   server.keepAliveTimeout = 1000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -12,6 +12,7 @@ import {
 } from './rules';
 import { CidrTrie, HostTrie, UrlTrie } from './tries';
 import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
+import { BoundedCache } from './bounded-cache';
 
 export class CompiledPolicy {
   readonly rules: PolicyRules;
@@ -67,9 +68,9 @@ export class CompiledPolicy {
   private readonly decisions: (Decision | undefined)[];
   private readonly byDefault: Decision;
 
-  /** The decision for one access. */
-  evaluate(access: Access): Decision {
-    const best = this.firstPermitting(access);
+  /** The decision for one access (`url`: the access's URL already parsed, null when it does not parse). */
+  evaluate(access: Access, url?: ParsedUrl | null): Decision {
+    const best = this.firstPermitting(access, url);
     if (!best) return this.byDefault;
     let d = this.decisions[best.order];
     if (!d) this.decisions[best.order] = d = Object.freeze(decide(this.rules, best));
@@ -80,14 +81,14 @@ export class CompiledPolicy {
   private readonly urlHits: UrlEntry[] = [];
   /** Order of the first connection rule: a permitting source (lower order) cannot be beaten by one. */
   private readonly firstConnectionOrder: number;
-  /** Address text → connection rules whose CIDRs contain it (traces repeat addresses). */
-  private readonly cidrMemo = new Map<string, ConnEntry[]>();
+  /** Address text → connection rules whose CIDRs contain it (traces repeat addresses; bounded). */
+  private readonly cidrMemo = new BoundedCache<string, ConnEntry[]>(8192);
 
   /** The permitting rule with the lowest order, if any. */
-  firstPermitting(a: Access): RuleRef | undefined {
+  firstPermitting(a: Access, parsed?: ParsedUrl | null): RuleRef | undefined {
     let best: RuleRef | undefined;
     if (a.kind === 'http') {
-      const url = parseUrl(a.url);
+      const url = parsed === undefined ? parseUrl(a.url) : parsed;
       if (!url) return undefined;
       const hits = this.urlHits;
       const count = this.urlTrie.lookup(url, hits);
@@ -172,7 +173,6 @@ export class CompiledPolicy {
       hits = [];
       const address = addressOf(remoteIp);
       if (address) this.cidrs.lookup(address, hits);
-      if (this.cidrMemo.size >= 20000) this.cidrMemo.clear();
       this.cidrMemo.set(remoteIp, hits);
     }
     return hits;

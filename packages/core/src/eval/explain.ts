@@ -13,6 +13,8 @@ import { fixFor, type Fix } from './fix';
 import { nearMiss, type NearMiss } from './near-miss';
 import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
+import { BoundedCache } from './bounded-cache';
+import { parseUrl, type ParsedUrl } from './url';
 
 export type ModelVerdict = 'allow' | 'deny' | 'none';
 
@@ -91,7 +93,10 @@ function destinationOf(o: AnyObservation, a: Access | undefined): string {
   return o.protocol;
 }
 
-const MAX_CACHED = 5000;
+/** Destinations whose near miss and fix are remembered (bounded: see BoundedCache). */
+const DETAILS_CACHED = 4096;
+/** Addresses of connections remembered for `lateDnsAnswers`; beyond, any later answer counts as late. */
+const CONNECTED_TRACKED = 1 << 20;
 
 
 /** Explains observations one at a time: feed them with `add`, then `finish`. */
@@ -100,11 +105,15 @@ export class Explainer {
   private readonly summary: ExplainSummary = { observations: 0, allowed: 0, denied: 0, disagreements: 0, none: 0, uncertain: 0, reliesOnDefault: 0 };
   private readonly results: ExplainResult[] = [];
   private readonly resolved: ResolvedNames;
-  private readonly denialDetails = new Map<string, { fix: Fix | null; nearMiss: NearMiss | null }>();
+  private readonly denialDetails = new BoundedCache<string, { fix: Fix | null; nearMiss: NearMiss | null }>(DETAILS_CACHED);
   private readonly only: 'denied' | 'all';
   private readonly keep: boolean;
-  /** Addresses of connections decided so far: a later answer for one of them makes `lateDnsAnswers`. */
+  /**
+   * Addresses of the connections decided so far whose result a later DNS answer could change
+   * (see `add`): a later answer naming one of them makes `lateDnsAnswers`.
+   */
   private readonly connected = new Set<string>();
+  private connectedOverflow = false;
   private lateDnsAnswers = false;
 
   constructor(readonly policy: Policy, private readonly options: ExplainOptions = {}) {
@@ -125,14 +134,17 @@ export class Explainer {
     const protocol = o.protocol;
     if (protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
     const remoteIp = (o as { remoteIp?: string }).remoteIp;
-    if (protocol === 'tcp' && remoteIp !== undefined) this.connected.add(remoteIp);
     const resolved = protocol === 'tcp' && remoteIp !== undefined ? this.resolved.namesOf(remoteIp) : undefined;
     // Evaluate through a reused scratch access; a result that is kept gets its own copy.
     const scratch = this.scratchFor(o, resolved);
-    const d = scratch ? this.compiled.evaluate(scratch) : undefined;
+    // Parsed once per observation and handed to evaluation, near miss and fix. Not cached by its
+    // text: hashing a URL to look it up cost more than parsing it (profile of bench/explain.bench.mjs).
+    const url = protocol === 'http' ? parseUrl((o as Extract<AnyObservation, { protocol: 'http' }>).url) ?? null : undefined;
+    const d = scratch ? this.compiled.evaluate(scratch, url) : undefined;
     const verdict: ModelVerdict = d ? d.verdict : 'none';
+    const reliesOnDefault = verdict === 'allow' && d!.rule === 'default';
     if (d === undefined) s.none++;
-    else if (verdict === 'allow') { s.allowed++; if (d.rule === 'default') s.reliesOnDefault++; }
+    else if (verdict === 'allow') { s.allowed++; if (reliesOnDefault) s.reliesOnDefault++; }
     else { s.denied++; if (!d.certain) s.uncertain++; }
     // The recorded verdict: `denied` for http, `allowed` for tcp and ssh_git.
     const r = o as { denied?: boolean; allowed?: boolean };
@@ -140,20 +152,30 @@ export class Explainer {
     const recordedVerdict: ModelVerdict = flag === undefined ? 'none' : flag ? 'allow' : 'deny';
     const agrees = recordedVerdict === 'none' || recordedVerdict === verdict;
     if (!agrees) s.disagreements++;
-    if (this.only === 'denied' && verdict !== 'deny' && recordedVerdict !== 'deny' && agrees) return undefined;
+    const kept = !(this.only === 'denied' && verdict !== 'deny' && recordedVerdict !== 'deny' && agrees);
+    // More names can only permit more, so a later answer for this address changes nothing the
+    // report holds unless the connection was reported (every denial is) or allowed by the default alone.
+    if (protocol === 'tcp' && remoteIp !== undefined && (kept || reliesOnDefault)) this.noteConnected(remoteIp);
+    if (!kept) return undefined;
     const access = scratch ? accessOf(o, resolved) : undefined;
     const destination = destinationOf(o, access);
     let fix: Fix | null = null;
     let near: NearMiss | null = null;
-    if (verdict === 'deny' && access) ({ fix, nearMiss: near } = this.details(destination, access));
+    if (verdict === 'deny' && access) ({ fix, nearMiss: near } = this.details(destination, access, url));
     const result: ExplainResult = {
       index: o.index, sequence: o.sequence, protocol, destination, recorded: recordedOf(o),
       model: d ? { verdict: d.verdict, rule: d.rule, certain: d.certain } : { verdict: 'none', rule: null, certain: true },
-      agrees, fix, nearMiss: near, reliesOnDefault: verdict === 'allow' && d!.rule === 'default', access, observation: o,
+      agrees, fix, nearMiss: near, reliesOnDefault, access, observation: o,
     };
     if (this.keep) this.results.push(result);
     this.options.onResult?.(result);
     return result;
+  }
+
+  private noteConnected(address: string): void {
+    if (this.connected.has(address)) return;
+    if (this.connected.size >= CONNECTED_TRACKED) this.connectedOverflow = true;
+    else this.connected.add(address);
   }
 
   finish(header: TraceHeader = {}): ExplainReport {
@@ -200,16 +222,19 @@ export class Explainer {
   }
 
   private learn(d: Extract<AnyObservation, { protocol: 'dns' }>): void {
-    for (const address of this.resolved.learn(d)) if (this.connected.has(address)) this.lateDnsAnswers = true;
+    for (const address of this.resolved.learn(d)) if (this.connectedOverflow || this.connected.has(address)) this.lateDnsAnswers = true;
   }
 
-  /** Near miss and fix per destination (a job repeats the same denied access many times). */
-  private details(destination: string, access: Access): { fix: Fix | null; nearMiss: NearMiss | null } {
-    const key = `${destination}\u0000${access.kind === 'tcp' || access.kind === 'tls' ? (access.hostnames ?? []).join(',') + (access.remoteIp ?? '') : ''}`;
+  /**
+   * Near miss and fix per destination (a job repeats the same denied access many times): what
+   * they depend on is the access itself, names and address included. Bounded (LRU).
+   */
+  private details(destination: string, access: Access, url: ParsedUrl | null | undefined): { fix: Fix | null; nearMiss: NearMiss | null } {
+    const key = access.kind === 'tcp' || access.kind === 'tls' ? `${destination}\u0000${(access.hostnames ?? []).join(',')}\u0000${access.remoteIp ?? ''}`
+      : access.kind === 'http' ? `${destination}\u0000${access.remoteIp ?? ''}` : destination;
     let hit = this.denialDetails.get(key);
     if (!hit) {
-      hit = { fix: fixFor(this.policy, access, this.options), nearMiss: nearMiss(this.compiled.rules, access) ?? null };
-      if (this.denialDetails.size >= MAX_CACHED) this.denialDetails.clear();
+      hit = { fix: fixFor(this.policy, access, this.options, url), nearMiss: nearMiss(this.compiled.rules, access, { url }) ?? null };
       this.denialDetails.set(key, hit);
     }
     return hit;

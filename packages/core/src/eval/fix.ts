@@ -7,10 +7,11 @@ import { defaultPresetCatalog } from '../presets/catalog';
 import type { Connection, Policy, Source } from '../policy/types';
 import type { Access } from './access';
 import { CompiledPolicy } from './evaluate';
+import { anyPermits } from './naive';
 import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
-import type { EvalOptions } from './rules';
+import { policyRules, type EvalOptions } from './rules';
 import { httpsForm } from './suggest';
-import { parseUrl } from './url';
+import { parseUrl, type ParsedUrl } from './url';
 
 export interface Fix {
   /** RFC 6901 pointer where to add: `/sources/-` appends; `/sources` when the policy has no sources yet. */
@@ -35,13 +36,14 @@ export function applyFix(policy: Policy, fix: Fix): Policy {
 
 /**
  * Adding a rule only adds permissions, so a fix allows the access exactly when the added item
- * alone permits it: checked on a one-rule policy, whatever the size of the user's.
+ * alone permits it: checked by the naive evaluator on the item's own rules (no policy compiled,
+ * whatever the size of the user's). A preset is proved by `presetsPermitting`, which found it.
  */
 function allows(fix: Fix, a: Access, options: EvalOptions): boolean {
   const member = fix.pointer.split('/')[1];
   const item = Array.isArray(fix.value) ? fix.value[0] : fix.value;
-  const alone: Policy = { presets: member === 'presets' ? [item as never] : [], [member === 'presets' ? 'sources' : member]: member === 'presets' ? [] : [item] };
-  return new CompiledPolicy(alone, options).firstPermitting(a) !== undefined;
+  if (member === 'presets') return presetsPermitting(a, options).includes(item as string);
+  return anyPermits(policyRules({ presets: [], [member]: [item] } as Policy, options), a);
 }
 
 const presetPolicies = new WeakMap<object, { name: string; compiled: CompiledPolicy }[]>();
@@ -58,11 +60,12 @@ export function presetsPermitting(a: Access, options: EvalOptions = {}): string[
 }
 
 /** The fix for a denied access, or null when no addition can be derived from what was recorded. */
-export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fix | null {
+export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): Fix | null {
   const secure = httpsForm(a);
   if (secure) {
     // Nothing to add when the policy already allows the https form: the job only has to use it.
-    if (new CompiledPolicy(policy, options).firstPermitting(secure)) return null;
+    // (A scan of the policy's rules, once per distinct plain-http destination.)
+    if (anyPermits(policyRules(policy, options), secure)) return null;
     const fix = fixFor(policy, secure, options);
     // A rule that also allows the http request as made (a preset listing http mirrors) needs no note.
     if (!fix || allows(fix, a, options)) return fix;
@@ -75,7 +78,7 @@ export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}): Fi
   }
   let source: Source | undefined;
   if (a.kind === 'http') {
-    const url = parseUrl(a.url);
+    const url = parsed === undefined ? parseUrl(a.url) : parsed;
     if (url) source = sourceForRequest(url, a.method);
   } else if (a.kind === 'ssh') source = sourceForSsh(a);
   if (source) tries.push(addTo(policy, 'sources', source));

@@ -28,6 +28,11 @@ function permittingOrders(rules: PolicyRules, a: Access): { order: number; id: s
   return hits;
 }
 
+/** Whether any rule of `rules` permits the access (the naive way: every rule tried). */
+export function anyPermits(rules: PolicyRules, a: Access): boolean {
+  return permittingOrders(rules, a).length > 0;
+}
+
 export function decide(rules: PolicyRules, best: { id: string } | undefined): Decision {
   if (best) return { verdict: 'allow', rule: best.id, certain: true };
   if (rules.defaultAllow) return { verdict: 'allow', rule: 'default', certain: true };

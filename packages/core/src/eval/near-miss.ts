@@ -193,7 +193,7 @@ function relatedIndex(rules: PolicyRules): RelatedIndex {
 }
 
 /** The nearest rule that did not permit `a` (fewest missed criteria, then earliest), if any names its destination. */
-export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: boolean } = {}): NearMiss | undefined {
+export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: boolean; url?: ParsedUrl | null } = {}): NearMiss | undefined {
   // `exhaustive` tries every rule instead of the related ones (the reference for tests).
   const index: Pick<RelatedIndex, 'urlsByHost' | 'conns' | 'impliedByHost' | 'ssh'> = options.exhaustive ? {
     urlsByHost: new Map(rules.urls.map((e) => [e.url.host, rules.urls])),
@@ -204,7 +204,7 @@ export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: 
   const candidates: Candidate[] = [];
   const push = (c: Candidate | undefined) => { if (c) candidates.push(c); };
   if (a.kind === 'http') {
-    const url = parseUrl(a.url);
+    const url = options.url === undefined ? parseUrl(a.url) : options.url;
     if (url) for (const e of index.urlsByHost.get(url.host) ?? []) push(urlCandidate(e, a.method, url));
     if (url) for (const e of index.conns([url.host], a.remoteIp, url.port)) push(connCandidate(e, a, url));
   } else if (a.kind === 'tls' || a.kind === 'tcp') {

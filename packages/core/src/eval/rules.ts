@@ -11,6 +11,7 @@ import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import type { Connection, Policy, Source } from '../policy/types';
 import { enabledPresets as readEnabledPresets, readConnection, readSource, type EnabledPreset } from '../policy/rules-read';
 import type { ParsedUrl } from './url';
+import { BoundedCache } from './bounded-cache';
 
 export interface RuleRef {
   /** Position in reporting order: lower wins. */
@@ -126,21 +127,47 @@ export function policyRules(policy: Policy, options: EvalOptions = {}): PolicyRu
 
 // ---- Predicates (D4) ----------------------------------------------------------------------
 
-const ipCache = new Map<string, { version: 4 | 6; bytes: number[] } | null>();
+type Address = { version: 4 | 6; bytes: number[] };
 
-/** Parses a recorded address, memoised (traces repeat a few addresses many times). */
-export function addressOf(text: string | undefined): { version: 4 | 6; bytes: number[] } | undefined {
+/** A dotted quad in the canonical form ipaddr.js accepts (no leading zeros, each part 0-255), parsed by hand; undefined for anything else. */
+function dottedQuad(text: string): Address | undefined {
+  const n = text.length;
+  if (n < 7 || n > 15) return undefined;
+  const bytes = [0, 0, 0, 0];
+  let part = 0, value = 0, digits = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (digits === 0 || value > 255 || part > 3) return undefined;
+      bytes[part++] = value;
+      value = 0; digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && value === 0) return undefined; // a leading zero
+      value = value * 10 + (c - 48);
+      if (++digits > 3) return undefined;
+    } else return undefined;
+  }
+  return part === 4 ? { version: 4, bytes } : undefined;
+}
+
+const ipCache = new BoundedCache<string, Address | null>(8192);
+
+/**
+ * Parses a recorded address once per distinct text (bounded LRU: traces repeat a few addresses
+ * many times, and one in which each is distinct must not grow memory); dotted quads by hand,
+ * the rest by ipaddr.js (formats/ip.ts).
+ */
+export function addressOf(text: string | undefined): Address | undefined {
   if (text === undefined) return undefined;
   let hit = ipCache.get(text);
   if (hit === undefined) {
-    hit = parseAddress(text) ?? null;
-    if (ipCache.size > 10000) ipCache.clear();
+    hit = dottedQuad(text) ?? parseAddress(text) ?? null;
     ipCache.set(text, hit);
   }
   return hit ?? undefined;
 }
 
-export function cidrsContain(cidrs: readonly ParsedCidr[], address: { version: 4 | 6; bytes: number[] } | undefined): boolean {
+export function cidrsContain(cidrs: readonly ParsedCidr[], address: Address | undefined): boolean {
   if (!address) return false;
   for (const c of cidrs) if (c.version === address.version && samePrefix(c.bytes, address.bytes, c.prefix)) return true;
   return false;

@@ -113,29 +113,47 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Normalises observation number `index` (zero-based) of a trace. */
+/** Every spelling (snake_case and camelCase) of the members of each protocol, common members included: one lookup per key read. */
+function keyTable(lists: CompiledMember[][]): Map<string, CompiledMember> {
+  const table = new Map<string, CompiledMember>();
+  for (const list of lists) for (const m of list) { table.set(m.snake, m); table.set(m.camel, m); }
+  return table;
+}
+const commonKeys = keyTable([common]);
+const keysByProtocol = new Map([...byProtocol].map(([p, specs]) => [p, keyTable([common, specs])]));
+
+/**
+ * Normalises observation number `index` (zero-based) of a trace. One pass over the keys the
+ * observation has (not over every member a protocol may have), each looked up once: this runs
+ * once per observation, on traces of millions.
+ */
 export function normaliseObservation(raw: unknown, index: number): AnyObservation {
-  const where = (_member: string) => `observation ${index}${typeof (raw as any)?.sequence === 'number' ? ` (sequence ${(raw as any).sequence})` : ''}`;
   if (!isPlainObject(raw)) throw new TraceError(`observation ${index}: must be an object, got ${describe(raw)}`, index);
+  const where = () => `observation ${index}${typeof raw.sequence === 'number' ? ` (sequence ${raw.sequence})` : ''}`;
+  const protocol = raw.protocol;
+  if (protocol === undefined || protocol === null) throw new TraceError(`${where()}: missing member \`protocol\` (http, dns, tcp or ssh_git)`, index, 'protocol');
+  if (typeof protocol !== 'string') throw new TraceError(`${where()}: \`protocol\` must be ${TYPE_TEXT.string}, got ${describe(protocol)}`, index, 'protocol');
+  const members = keysByProtocol.get(protocol) ?? commonKeys;
   const out: Record<string, unknown> = { index };
-  let consumed = readMembers(raw, common, out, where, index);
-  const protocol = out.protocol as string | undefined;
-  if (protocol === undefined) throw new TraceError(`${where('')}: missing member \`protocol\` (http, dns, tcp or ssh_git)`, index, 'protocol');
-  const specific = byProtocol.get(protocol);
-  if (specific) {
-    consumed += readMembers(raw, specific, out, where, index);
-    const needed = required.get(protocol);
-    if (needed) {
-      for (const m of needed) {
-        if (out[m.camel] === undefined) throw new TraceError(`${where('')}: ${protocol} observation is missing member \`${m.snake}\``, index, m.snake);
-      }
+  let extra: Record<string, unknown> | undefined;
+  for (const key in raw) {
+    const value = raw[key];
+    const spec = members.get(key);
+    if (spec === undefined) { setData((extra ??= {}), key, value); continue; }
+    // Both spellings present: the snake_case one counts.
+    if (key !== spec.snake && raw[spec.snake] !== undefined) continue;
+    if (value === null) continue; // null is treated as absent
+    if (!checkType(value, spec.type)) throw new TraceError(`${where()}: \`${key}\` must be ${TYPE_TEXT[spec.type]}, got ${describe(value)}`, index, key);
+    out[spec.camel] = spec.type === 'strings' ? (value as string[]).slice() : value;
+  }
+  const needed = required.get(protocol);
+  if (needed) {
+    for (const m of needed) {
+      if (out[m.camel] === undefined) throw new TraceError(`${where()}: ${protocol} observation is missing member \`${m.snake}\``, index, m.snake);
     }
   }
   if (out.sequence === undefined) out.sequence = index;
-  if (Object.keys(raw).length !== consumed) {
-    const extra = collectExtra(raw, specific ? [common, specific] : [common]);
-    if (extra) out.extra = extra;
-  }
+  if (extra) out.extra = extra;
   return out as unknown as AnyObservation;
 }
 

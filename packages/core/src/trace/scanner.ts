@@ -1,8 +1,20 @@
 /**
- * A streaming reader of the trace document. It never builds the whole parsed document: a small
- * hand-written scanner finds the boundaries of each element of `observations` (tracking strings,
- * escapes and nesting depth) and JSON.parse's that element alone. Other top-level members are
- * small and parsed whole. Text arrives in chunks of any size.
+ * A streaming reader of the trace document. It never builds the whole parsed document, and reads
+ * at close to the speed of one `JSON.parse` of the file:
+ *
+ * - Batches (the fast path): when a chunk arrives, the run of whole observations it holds is
+ *   parsed with ONE `JSON.parse('[' + run + ']')`. The run ends at the last `}` followed by `,`
+ *   or `]`; the run starts at an observation's first character, so the parse succeeds exactly
+ *   when the run is a list of complete values (a `}` inside a string or a nested object makes it
+ *   fail). Parsing many observations at once costs what parsing the file does; parsing them one
+ *   slice at a time cost twice as much (measured: bench/explain.bench.mjs, docs/trace-format.md).
+ * - The scanner (the exact path): a small hand-written scanner finds the boundaries of each
+ *   element (tracking strings, escapes and nesting depth) and parses that element alone. It reads
+ *   the tail of a chunk (the observation cut in two), and any run whose batch failed or broke a
+ *   limit (nesting depth, a member of the wrong type), so every error names its observation and
+ *   place exactly as if there were no fast path.
+ *
+ * Other top-level members are small and parsed whole. Text arrives in chunks of any size.
  */
 import { addHeaderMember, normaliseObservation, TraceError } from './normalise';
 import type { AnyObservation, TraceHeader } from './types';
@@ -18,6 +30,22 @@ const START = 0, KEY = 1, COLON = 2, VALUE = 3, ELEMENTS = 4, DONE = 5;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/** Whether the members of `object` nest deeper than `levels` (the object itself is level 0). */
+function deeperThan(object: Record<string, unknown>, levels: number): boolean {
+  for (const key in object) if (depthOver(object[key], levels)) return true;
+  return false;
+}
+
+function depthOver(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (depthOver(item, levels - 1)) return true;
+    return false;
+  }
+  return deeperThan(value as Record<string, unknown>, levels - 1);
 }
 
 export class TraceReader {
@@ -40,6 +68,8 @@ export class TraceReader {
   private capPrimitive = false;
   private readonly maxDepth: number;
   private readonly maxValueLength: number;
+  /** Absolute position before which no batch is tried again (a failed batch leaves its run to the scanner). */
+  private noBatchBefore = 0;
 
   constructor(options: TraceReaderOptions = {}) {
     this.maxDepth = options.maxDepth ?? 64;
@@ -147,12 +177,59 @@ export class TraceReader {
           if (c === 93) { this.phase = KEY; this.afterMember = true; this.pos = i + 1; break; }
           if (c === 44 && this.afterElement) { this.afterElement = false; this.pos = i + 1; break; }
           if (this.afterElement) throw this.error('expected `,` or `]` after an observation');
+          if (c === 123 && this.dropped + i >= this.noBatchBefore && this.batch(i, emit)) break;
           this.startCapture(i, c);
           break;
         case DONE:
           throw this.error('unexpected text after the end of the document');
       }
     }
+  }
+
+  /**
+   * The fast path: parses the whole observations from `start` (an element's first character) to
+   * the last plausible end of an element in the buffer in one JSON.parse, normalises them all,
+   * then emits them. False (nothing consumed, nothing emitted) when the run does not parse or one
+   * of its observations breaks a rule: the scanner then reads that run and reports the error.
+   */
+  private batch(start: number, emit: (observation: AnyObservation) => void): boolean {
+    const buf = this.buf;
+    const n = buf.length;
+    let cut = -1;
+    let from = n - 1;
+    for (let attempt = 0; attempt < 4 && from > start; attempt++) {
+      const close = buf.lastIndexOf('}', from);
+      if (close <= start) break;
+      let j = close + 1;
+      while (j < n && isSpace(buf.charCodeAt(j))) j++;
+      if (j < n && (buf.charCodeAt(j) === 44 || buf.charCodeAt(j) === 93)) { cut = close + 1; break; }
+      from = close - 1;
+    }
+    if (cut < 0 || cut - start > this.maxValueLength) return false;
+    const fail = () => { this.noBatchBefore = this.dropped + cut; return false; };
+    let values: unknown;
+    try {
+      values = JSON.parse('[' + buf.slice(start, cut) + ']');
+    } catch {
+      return fail();
+    }
+    const list = values as unknown[];
+    const observations: AnyObservation[] = new Array(list.length);
+    try {
+      for (let k = 0; k < list.length; k++) {
+        const o = normaliseObservation(list[k], this.count + k);
+        // Known members nest two levels at most; only unknown ones can break the depth limit.
+        if (o.extra !== undefined && deeperThan(o.extra, this.maxDepth - 1)) return fail();
+        observations[k] = o;
+      }
+    } catch {
+      return fail();
+    }
+    this.count += list.length;
+    this.pos = cut;
+    this.afterElement = true;
+    for (let k = 0; k < observations.length; k++) emit(observations[k]);
+    return true;
   }
 
   private startCapture(i: number, c: number): void {

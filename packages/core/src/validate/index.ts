@@ -6,3 +6,4 @@ export * from './positions';
 export * from './codes';
 export { toPointer, parsePointer, valueAt, escapeSegment } from './pointer';
 export { canonicalJson } from '../json/canonical';
+export { Locator } from './locate';

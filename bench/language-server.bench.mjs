@@ -1,0 +1,135 @@
+// Benchmark of the language server as an editor uses it (issue 11): edit-to-diagnostics latency
+// on a 10,000-rule policy through the real server (`netpolicy-language-server --stdio`, spawned):
+// a didChange, then the publishDiagnostics for that version, against the peer,
+// vscode-json-languageservice validating the same text with our schema (parse + doValidation),
+// timed in the same run. Targets: <= 0.5x the peer at the median and at p99; completion and
+// hover round trips each < 0.1x the peer's validation time. Also the server's RSS before the
+// document opens, after the edits, and after it closes.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { getLanguageService } from 'vscode-json-languageservice';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const schema = JSON.parse(readFileSync(`${root}schemas/network-policy.schema.json`, 'utf8'));
+const EDITS = Number(process.env.BENCH_EDITS ?? 40);
+
+function policyWithRules(n) {
+  const sources = [];
+  const connections = [];
+  for (let i = 0; i < n; i++) {
+    switch (i % 5) {
+      case 0: sources.push({ pypi: { urls: [`https://pypi-${i}.example/simple`] } }); break;
+      case 1: sources.push({ oci: { urls: [`https://registry-${i}.example`], repositoryPatterns: [`team-${i}/*`], operations: ['pull'] } }); break;
+      case 2: sources.push({ git: { repositoryPatterns: [`org-${i}/**`], https: [{ baseUrl: `https://git-${i}.example` }], ssh: [{ host: `git-${i}.example`, port: 22, user: 'git' }] } }); break;
+      case 3: connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example`], ports: [443] } }); break;
+      default: connections.push({ tcp: { cidrs: [`10.${(i >> 8) & 255}.${i & 255}.0/24`], ports: [5432] } });
+    }
+  }
+  return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections }, null, 2);
+}
+
+const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+const median = (xs) => quantile(xs, 0.5);
+
+const text = policyWithRules(10000);
+// The edit: a port of the last tcp rule toggles between 5432 and 5433 (the text stays valid; a
+// whole-document validation is needed each time, as for any keystroke).
+const portAt = text.lastIndexOf('5432');
+const lines = text.slice(0, portAt).split('\n');
+const editPos = { line: lines.length - 1, character: lines[lines.length - 1].length + 3 };
+
+// The peer, in process: parse + doValidation of the edited text with our schema.
+const ls = getLanguageService({});
+ls.configure({ validate: true, schemas: [{ uri: schema.$id, fileMatch: ['*.json'], schema }] });
+async function peerOnce(version) {
+  const t = version % 2 ? text : `${text.slice(0, portAt + 3)}3${text.slice(portAt + 4)}`;
+  const doc = TextDocument.create('file:///bench/p.netpolicy.json', 'json', version, t);
+  const start = performance.now();
+  await ls.doValidation(doc, ls.parseJSONDocument(doc), { schemaValidation: 'error' }, schema);
+  return performance.now() - start;
+}
+
+function rssOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lsprof'] : []), '--expose-gc', `${root}packages/language-server/dist/node.js`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+const waiting = new Map();
+conn.onNotification('textDocument/publishDiagnostics', (p) => {
+  const w = waiting.get(p.version);
+  if (w) { waiting.delete(p.version); w(p); }
+});
+conn.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
+conn.onRequest('client/registerCapability', () => null);
+conn.listen();
+await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { workspace: { configuration: true } } });
+await conn.sendNotification('initialized', {});
+await new Promise((r) => setTimeout(r, 200));
+const rssBaseline = rssOf(child.pid);
+const heap = async () => (await conn.sendRequest('$/netpolicy/memoryUsage')).heapUsed / 1048576;
+const heapBaseline = await heap();
+
+const uri = 'file:///bench/p.netpolicy.json';
+const published = (version) => new Promise((resolve) => waiting.set(version, resolve));
+let p = published(1);
+await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'json', version: 1, text } });
+const first = await p;
+if (first.diagnostics.length) throw new Error(`bench policy is not clean: ${first.diagnostics[0].message}`);
+
+const ours = [];
+const peer = [];
+const completion = [];
+const hover = [];
+for (let v = 2; v < 2 + EDITS; v++) {
+  // Interleaved: one peer validation, one edit through the server.
+  peer.push(await peerOnce(v));
+  p = published(v);
+  const start = performance.now();
+  await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ range: { start: editPos, end: { line: editPos.line, character: editPos.character + 1 } }, text: v % 2 ? '2' : '3' }] });
+  await p;
+  ours.push(performance.now() - start);
+  let t = performance.now();
+  // Completion where the edit was (deep in the document: the worst place for a scan from the start).
+  await conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: editPos });
+  completion.push(performance.now() - t);
+  t = performance.now();
+  await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: editPos });
+  hover.push(performance.now() - t);
+}
+const rssLoaded = rssOf(child.pid);
+const heapLoaded = await heap();
+await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+await new Promise((r) => setTimeout(r, 300));
+const rssClosed = rssOf(child.pid);
+const heapClosed = await heap();
+await conn.sendRequest('shutdown');
+const exited = new Promise((r) => child.on('exit', r));
+await conn.sendNotification('exit');
+await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+child.kill();
+
+const row = (name, ms, note = '') => console.log(`${name.padEnd(52)} ${ms.toFixed(2).padStart(9)} ms  ${note}`);
+console.log(`policy: 10,000 rules, ${(text.length / 1024).toFixed(0)} KiB; ${EDITS} edits through the spawned server, interleaved with the peer`);
+row('server: edit to publishDiagnostics, median', median(ours));
+row('server: edit to publishDiagnostics, p99', quantile(ours, 0.99));
+row('peer: vscode-json-languageservice validation, median', median(peer));
+row('peer: vscode-json-languageservice validation, p99', quantile(peer, 0.99));
+row('server: completion round trip, median', median(completion));
+row('server: hover round trip, median', median(hover));
+console.log(`server RSS: ${rssBaseline.toFixed(0)} MB before open, ${rssLoaded.toFixed(0)} MB after ${EDITS} edits, ${rssClosed.toFixed(0)} MB after close`);
+console.log(`server heap used: ${heapBaseline.toFixed(1)} MB before open, ${heapLoaded.toFixed(1)} MB after ${EDITS} edits, ${heapClosed.toFixed(1)} MB after close`);
+const out = (measure, ratio, target) => console.log(`ROW ${JSON.stringify({ measure, ratio: Number(ratio.toFixed(3)), target })}`);
+out('LSP edit-to-diagnostics vs json-languageservice, median', median(ours) / median(peer), 0.5);
+out('LSP edit-to-diagnostics vs json-languageservice, p99', quantile(ours, 0.99) / quantile(peer, 0.99), 0.5);
+out('LSP completion vs peer validation, median', median(completion) / median(peer), 0.1);
+out('LSP hover vs peer validation, median', median(hover) / median(peer), 0.1);
+process.exit(0);

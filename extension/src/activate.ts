@@ -1,0 +1,141 @@
+/**
+ * What the desktop and the browser extension share: the language client's options, the language
+ * of policy files, and the commands. Each entry (node.ts, web.ts) only says how the server starts.
+ * No Node imports here: this module runs in VS Code for the Web too.
+ */
+import * as vscode from 'vscode';
+import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
+import { PROJECT_CONFIG_FILE, parseProjectConfig } from '@netpolicy/core';
+import { POLICY_LANGUAGES, languageFor } from './languages';
+import { registerCommands } from './commands';
+import { log, outputChannel } from './output';
+import { ExplainPanel } from './explain-panel';
+
+export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient | Promise<BaseLanguageClient>;
+
+export interface NetpolicyApi {
+  /** The running language client (undefined while the server is off). */
+  client(): BaseLanguageClient | undefined;
+  /** When activate() began (ms since epoch). */
+  readonly activatedAt: number;
+  /** When the client first reached the running state (ms since epoch). */
+  readonly started: Promise<number>;
+  /** The explain report's panel last shown (tests drive it). */
+  explainPanel(): ExplainPanel | undefined;
+}
+
+let client: BaseLanguageClient | undefined;
+
+function serverEnabled(): boolean {
+  return vscode.workspace.getConfiguration('netpolicy').get<boolean>('server.enable', true) !== false;
+}
+
+/** `filePatterns` of the editor setting, else of netpolicy.config.json at the first workspace folder. */
+async function filePatterns(): Promise<string[]> {
+  const fromSettings = vscode.workspace.getConfiguration('netpolicy').get<string[] | null>('filePatterns');
+  if (Array.isArray(fromSettings) && fromSettings.length > 0) return fromSettings.filter((g) => typeof g === 'string');
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) return [];
+  try {
+    const uri = vscode.Uri.joinPath(folder.uri, PROJECT_CONFIG_FILE);
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return parseProjectConfig(text, uri.path).config.filePatterns ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** Gives each open document its language (netpolicy for policy files, json when the server is off). */
+class LanguageAssigner {
+  private patterns: string[] = [];
+
+  async refresh(): Promise<void> {
+    this.patterns = await filePatterns();
+    for (const doc of vscode.workspace.textDocuments) await this.assign(doc);
+  }
+
+  async assign(doc: vscode.TextDocument): Promise<void> {
+    if (doc.isClosed || doc.uri.scheme === 'output' || doc.uri.scheme === 'git') return;
+    const isOurs = POLICY_LANGUAGES.includes(doc.languageId);
+    if (!isOurs && doc.languageId !== 'json' && doc.languageId !== 'jsonc') return;
+    const root = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.path;
+    const wanted = languageFor(doc.uri.path, { root, filePatterns: this.patterns, serverEnabled: serverEnabled() });
+    if (wanted && wanted !== doc.languageId) {
+      try {
+        await vscode.languages.setTextDocumentLanguage(doc, wanted);
+      } catch (e) {
+        log(`could not set the language of ${doc.uri.toString(true)}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+}
+
+export async function activateWith(context: vscode.ExtensionContext, createClient: ClientFactory): Promise<NetpolicyApi> {
+  const activatedAt = Date.now();
+  const channel = outputChannel();
+  context.subscriptions.push(channel);
+  let resolveStarted!: (t: number) => void;
+  const started = new Promise<number>((r) => (resolveStarted = r));
+
+  const assigner = new LanguageAssigner();
+  context.subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument((d) => void assigner.assign(d)),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration('netpolicy.filePatterns')) await assigner.refresh();
+      if (e.affectsConfiguration('netpolicy.server.enable')) {
+        await assigner.refresh();
+        if (serverEnabled()) await startClient();
+        else await stopClient();
+      }
+    }),
+  );
+  const configWatcher = vscode.workspace.createFileSystemWatcher(`**/${PROJECT_CONFIG_FILE}`);
+  context.subscriptions.push(configWatcher, configWatcher.onDidChange(() => assigner.refresh()), configWatcher.onDidCreate(() => assigner.refresh()));
+
+  const clientOptions: LanguageClientOptions = {
+    // Every scheme: file on the desktop, vscode-vfs and others in the browser.
+    documentSelector: POLICY_LANGUAGES.map((language) => ({ language })),
+    outputChannel: channel,
+    markdown: { isTrusted: false, supportHtml: false },
+  };
+
+  async function startClient(): Promise<void> {
+    if (client || !serverEnabled()) return;
+    try {
+      client = await createClient(clientOptions, context);
+      await client.start();
+      const now = Date.now();
+      log(`language server running (${now - activatedAt} ms after activation)`);
+      resolveStarted(now);
+    } catch (e) {
+      log(`the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage('netpolicy: the language server did not start; see the netpolicy output.', 'Show Output').then((a) => a && channel.show());
+    }
+  }
+
+  async function stopClient(): Promise<void> {
+    const c = client;
+    client = undefined;
+    if (c) await c.stop().catch(() => undefined);
+  }
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('netpolicy.showOutput', () => channel.show(true)),
+    vscode.commands.registerCommand('netpolicy.restartServer', async () => {
+      await stopClient();
+      await startClient();
+    }),
+    { dispose: () => void stopClient() },
+  );
+  registerCommands(context);
+
+  await assigner.refresh();
+  await startClient();
+  return { client: () => client, activatedAt, started, explainPanel: () => ExplainPanel.current };
+}
+
+export async function deactivateClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) await c.stop();
+}

@@ -1,0 +1,254 @@
+/**
+ * The commands of the palette's "netpolicy" category. Files are read and written through
+ * `vscode.workspace.fs` only, so every command works in the browser as on the desktop.
+ */
+import * as vscode from 'vscode';
+import { explain, parsePolicyDocument, parseTrace, suggestPolicy, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { NetpolicyClient } from '@netpolicy/client';
+import { ExplainPanel } from './explain-panel';
+import { buildReport } from './report';
+import { POLICY_LANGUAGES } from './languages';
+import { describeFetchError, rememberJob, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
+import { log } from './output';
+
+const TOKEN_KEY = 'netpolicy.apiToken';
+const RECENT_JOBS_KEY = 'netpolicy.recentJobs';
+const RECENT_TRACES_KEY = 'netpolicy.recentTraces';
+
+const decoder = new TextDecoder();
+
+async function readText(uri: vscode.Uri): Promise<string> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  return open ? open.getText() : decoder.decode(await vscode.workspace.fs.readFile(uri));
+}
+
+function relative(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
+}
+
+/** The policy in the active editor, else in a visible one. */
+function openPolicy(): vscode.TextDocument | undefined {
+  const active = vscode.window.activeTextEditor?.document;
+  if (active && POLICY_LANGUAGES.includes(active.languageId)) return active;
+  return vscode.window.visibleTextEditors.map((e) => e.document).find((d) => POLICY_LANGUAGES.includes(d.languageId));
+}
+
+/** The policy to work on: the open one, else the only policy file, else one the user picks. */
+async function pickPolicy(): Promise<vscode.TextDocument | undefined> {
+  const open = openPolicy();
+  if (open) return open;
+  const found = await vscode.workspace.findFiles('{**/*.netpolicy.json,**/*.netpolicy.jsonc,**/network-policy.json}', '**/node_modules/**', 100);
+  if (found.length === 0) {
+    void vscode.window.showWarningMessage('netpolicy: open a policy file (*.netpolicy.json, *.netpolicy.jsonc or network-policy.json) first.');
+    return undefined;
+  }
+  const uri = found.length === 1 ? found[0] : (await vscode.window.showQuickPick(found.map((u) => ({ label: relative(u), uri: u })), { title: 'netpolicy: which policy?' }))?.uri;
+  return uri ? vscode.workspace.openTextDocument(uri) : undefined;
+}
+
+/** A trace file: the argument, else a pick among configured, recent and workspace traces, or a browse. */
+async function pickTrace(context: vscode.ExtensionContext, arg: unknown, title: string): Promise<vscode.Uri | undefined> {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'string' && arg) return arg.includes(':') && !/^[A-Za-z]:[\\/]/.test(arg) ? vscode.Uri.parse(arg) : vscode.Uri.file(arg);
+  const seen = new Set<string>();
+  const items: Array<vscode.QuickPickItem & { uri?: vscode.Uri }> = [];
+  const add = (uri: vscode.Uri, description: string) => {
+    if (seen.has(uri.toString())) return;
+    seen.add(uri.toString());
+    items.push({ label: relative(uri), description, uri });
+  };
+  for (const s of context.workspaceState.get<string[]>(RECENT_TRACES_KEY, [])) add(vscode.Uri.parse(s), 'recent');
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  for (const t of vscode.workspace.getConfiguration('netpolicy').get<string[] | null>('traces') ?? []) {
+    if (folder && typeof t === 'string' && t.endsWith('.json')) add(vscode.Uri.joinPath(folder.uri, t), 'netpolicy.traces');
+  }
+  for (const uri of await vscode.workspace.findFiles('{**/*trace*.json,**/traces/**/*.json,.netpolicy/traces/*.json}', '**/node_modules/**', 200)) add(uri, 'in the workspace');
+  items.push({ label: '$(folder-opened) Browse...', alwaysShow: true });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'A network trace (JSON, as `netpolicy fetch trace` saves it)', matchOnDescription: true });
+  if (!picked) return undefined;
+  if (picked.uri) return picked.uri;
+  const chosen = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: { 'Network trace': ['json'] }, defaultUri: folder?.uri });
+  return chosen?.[0];
+}
+
+async function rememberTrace(context: vscode.ExtensionContext, uri: vscode.Uri): Promise<void> {
+  const list = [uri.toString(), ...context.workspaceState.get<string[]>(RECENT_TRACES_KEY, []).filter((s) => s !== uri.toString())].slice(0, 10);
+  await context.workspaceState.update(RECENT_TRACES_KEY, list);
+}
+
+/** The parsed policy, or undefined (with a message) when its errors must be fixed first. */
+function usablePolicy(document: vscode.TextDocument): PolicyDocument | undefined {
+  const doc = parsePolicyDocument(document.getText(), { fileName: document.uri.path });
+  const errors = doc.syntaxFailed ? 1 : validateDocument(doc).filter((d) => d.severity === 'error').length;
+  if (errors > 0) {
+    void vscode.window.showErrorMessage(`netpolicy: ${relative(document.uri)} has ${doc.syntaxFailed ? 'syntax errors' : `${errors} error${errors === 1 ? '' : 's'}`}; fix them (see Problems) before explaining a trace.`);
+    return undefined;
+  }
+  return doc;
+}
+
+class CancelledError extends Error {}
+
+export async function explainTraceCommand(context: vscode.ExtensionContext, traceArg?: unknown, policyArg?: unknown): Promise<ExplainPanel | undefined> {
+  const policy = policyArg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(policyArg) : await pickPolicy();
+  if (!policy) return undefined;
+  const traceUri = await pickTrace(context, traceArg, `netpolicy: explain a trace against ${relative(policy.uri)}`);
+  if (!traceUri) return undefined;
+  const doc = usablePolicy(policy);
+  if (!doc) return undefined;
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: explaining ${relative(traceUri)}`, cancellable: true }, async (_progress, token) => {
+    try {
+      const text = await readText(traceUri);
+      if (token.isCancellationRequested) return undefined;
+      const report = await explain(doc.value as Policy, text, {
+        only: 'denied',
+        onResult: () => { if (token.isCancellationRequested) throw new CancelledError(); },
+      });
+      await rememberTrace(context, traceUri);
+      const model = buildReport(doc, report, { policy: relative(policy.uri), trace: relative(traceUri) });
+      log(`explained ${relative(traceUri)} against ${relative(policy.uri)}: ${report.summary.observations} observations, ${report.summary.denied} denied, ${report.summary.disagreements} disagreements`);
+      return ExplainPanel.show(context, policy.uri, model);
+    } catch (e) {
+      if (e instanceof CancelledError) return undefined;
+      void vscode.window.showErrorMessage(`netpolicy: ${relative(traceUri)} could not be explained: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  });
+}
+
+async function suggestPolicyCommand(context: vscode.ExtensionContext, traceArg?: unknown): Promise<vscode.Uri | undefined> {
+  const traceUri = await pickTrace(context, traceArg, 'netpolicy: suggest a policy from a trace');
+  if (!traceUri) return undefined;
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: suggesting a policy from ${relative(traceUri)}`, cancellable: true }, async (_p, token) => {
+    try {
+      const trace = parseTrace(await readText(traceUri));
+      if (token.isCancellationRequested) return undefined;
+      const suggested = `${JSON.stringify(suggestPolicy([trace.observations]), null, 2)}\n`;
+      const right = await vscode.workspace.openTextDocument({ language: 'netpolicy', content: suggested });
+      const current = vscode.window.activeTextEditor?.document;
+      if (current && POLICY_LANGUAGES.includes(current.languageId)) {
+        await vscode.commands.executeCommand('vscode.diff', current.uri, right.uri, `${relative(current.uri)} ↔ suggested from ${relative(traceUri)}`, { viewColumn: vscode.ViewColumn.Beside });
+      } else {
+        await vscode.window.showTextDocument(right, vscode.ViewColumn.Beside);
+      }
+      return right.uri;
+    } catch (e) {
+      void vscode.window.showErrorMessage(`netpolicy: no policy suggested from ${relative(traceUri)}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  });
+}
+
+async function useTraceCommand(context: vscode.ExtensionContext, traceArg?: unknown): Promise<void> {
+  const traceUri = await pickTrace(context, traceArg, 'netpolicy: trace for trace-aware editing in this workspace');
+  if (!traceUri) return;
+  const folder = vscode.workspace.getWorkspaceFolder(traceUri);
+  const path = folder ? vscode.workspace.asRelativePath(traceUri, false) : traceUri.fsPath;
+  await vscode.workspace.getConfiguration('netpolicy').update('traces', [path], vscode.ConfigurationTarget.Workspace);
+  await rememberTrace(context, traceUri);
+  void vscode.window.showInformationMessage(`netpolicy: policies in this workspace are now edited against ${path} (setting netpolicy.traces).`);
+}
+
+async function setTokenCommand(context: vscode.ExtensionContext): Promise<void> {
+  const token = await vscode.window.showInputBox({
+    title: 'netpolicy: API token of the job provenance service',
+    prompt: 'Kept in VS Code\'s secret storage; sent only to netpolicy.baseUrl.',
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Enter the token' : /\s/.test(v.trim()) ? 'A token has no whitespace' : undefined),
+  });
+  if (token === undefined) return;
+  await context.secrets.store(TOKEN_KEY, token.trim());
+  void vscode.window.showInformationMessage('netpolicy: API token saved in the secret storage.');
+}
+
+async function signOutCommand(context: vscode.ExtensionContext): Promise<void> {
+  await context.secrets.delete(TOKEN_KEY);
+  void vscode.window.showInformationMessage('netpolicy: signed out (API token removed).');
+}
+
+async function askJob(context: vscode.ExtensionContext): Promise<JobRef | undefined> {
+  const recent = context.globalState.get<JobRef[]>(RECENT_JOBS_KEY, []);
+  let repository: string | undefined;
+  let jobId: string | undefined;
+  if (recent.length > 0) {
+    const items: Array<vscode.QuickPickItem & { job?: JobRef }> = recent.map((j) => ({ label: `${j.repository} #${j.jobId}`, description: 'recent', job: j }));
+    items.push({ label: '$(add) Another job...', alwaysShow: true });
+    const picked = await vscode.window.showQuickPick(items, { title: 'netpolicy: fetch the trace of which job?' });
+    if (!picked) return undefined;
+    if (picked.job) return picked.job;
+    repository = recent[0].repository;
+  }
+  repository = await vscode.window.showInputBox({ title: 'netpolicy: repository (OWNER/REPOSITORY)', value: repository, ignoreFocusOut: true, validateInput: validateRepository });
+  if (repository === undefined) return undefined;
+  jobId = await vscode.window.showInputBox({ title: `netpolicy: job id in ${repository.trim()}`, ignoreFocusOut: true, validateInput: validateJobId });
+  if (jobId === undefined) return undefined;
+  return { repository: repository.trim(), jobId: jobId.trim() };
+}
+
+async function fetchTraceCommand(context: vscode.ExtensionContext, jobArg?: JobRef): Promise<vscode.Uri | undefined> {
+  const config = vscode.workspace.getConfiguration('netpolicy');
+  const baseUrl = (config.get<string>('baseUrl') ?? '').trim();
+  if (!baseUrl) {
+    const a = await vscode.window.showWarningMessage('netpolicy: set netpolicy.baseUrl (the job provenance service) first.', 'Open Settings');
+    if (a) await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
+    return undefined;
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    void vscode.window.showWarningMessage('netpolicy: open a folder first; fetched traces are saved into the workspace.');
+    return undefined;
+  }
+  const job = jobArg && typeof jobArg.repository === 'string' && typeof jobArg.jobId === 'string' ? jobArg : await askJob(context);
+  if (!job) return undefined;
+  const token = await context.secrets.get(TOKEN_KEY);
+  const target = vscode.Uri.joinPath(folder.uri, traceFileName(config.get<string>('traceFolder') || '.netpolicy/traces', job));
+  const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: fetching the trace of ${job.repository} #${job.jobId}`, cancellable: true }, async (progress, cancel) => {
+    const abort = new AbortController();
+    const sub = cancel.onCancellationRequested(() => abort.abort());
+    try {
+      const client = new NetpolicyClient({ baseUrl, token: token || undefined, sbomValidator: false, onRetry: (r) => progress.report({ message: `attempt ${r.attempt} failed (${r.reason}); retrying in ${(r.delayMs / 1000).toFixed(1)} s` }) });
+      const result = await client.getNetworkTrace({ repo: job.repository, jobId: job.jobId }, {
+        signal: abort.signal,
+        onProgress: (p) => progress.report({ message: `${Math.round(p.received / 1024)} KiB${p.total ? ` of ${Math.round(p.total / 1024)} KiB` : ''}` }),
+      });
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(result.text));
+      await context.globalState.update(RECENT_JOBS_KEY, rememberJob(context.globalState.get<JobRef[]>(RECENT_JOBS_KEY, []), job));
+      log(`fetched the trace of ${job.repository} #${job.jobId} into ${relative(target)} (${result.text.length} bytes, ${result.attempts} attempt(s))`);
+      return target;
+    } catch (e) {
+      if (cancel.isCancellationRequested) return undefined;
+      const failure = describeFetchError(e, job, baseUrl);
+      log(failure.message);
+      void vscode.window.showErrorMessage(failure.message, ...(failure.action ? [failure.action] : [])).then(async (a) => {
+        if (a === 'Set API Token') await vscode.commands.executeCommand('netpolicy.setToken');
+        else if (a === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
+        else if (a === 'Retry') await vscode.commands.executeCommand('netpolicy.fetchTrace', job);
+      });
+      return undefined;
+    } finally {
+      sub.dispose();
+    }
+  });
+  if (!saved) return undefined;
+  await rememberTrace(context, saved);
+  const policy = openPolicy();
+  if (policy) void explainTraceCommand(context, saved, policy.uri);
+  else {
+    void vscode.window.showInformationMessage(`netpolicy: saved the trace of ${job.repository} #${job.jobId} as ${relative(saved)}.`, 'Explain Against a Policy').then((a) => {
+      if (a) void explainTraceCommand(context, saved);
+    });
+  }
+  return saved;
+}
+
+export function registerCommands(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('netpolicy.explainTrace', (trace?: unknown, policy?: unknown) => explainTraceCommand(context, trace, policy)),
+    vscode.commands.registerCommand('netpolicy.suggestPolicy', (trace?: unknown) => suggestPolicyCommand(context, trace)),
+    vscode.commands.registerCommand('netpolicy.useTrace', (trace?: unknown) => useTraceCommand(context, trace)),
+    vscode.commands.registerCommand('netpolicy.setToken', () => setTokenCommand(context)),
+    vscode.commands.registerCommand('netpolicy.signOut', () => signOutCommand(context)),
+    vscode.commands.registerCommand('netpolicy.fetchTrace', (job?: JobRef) => fetchTraceCommand(context, job)),
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The parts of "Fetch Job Trace" that need no VS Code: the remembered jobs, the input checks and
+ * the message (with the action to take) for each way a fetch fails. Messages never hold the token.
+ */
+import { NetpolicyError, decimalIdProblem, repositoryProblem } from '@netpolicy/client';
+
+export interface JobRef { repository: string; jobId: string }
+
+export const MAX_RECENT = 10;
+
+/** The recent jobs with `job` first, without duplicates, at most MAX_RECENT. */
+export function rememberJob(recent: readonly JobRef[], job: JobRef): JobRef[] {
+  const same = (a: JobRef) => a.repository === job.repository && a.jobId === job.jobId;
+  return [job, ...recent.filter((j) => !same(j) && typeof j?.repository === 'string' && typeof j?.jobId === 'string')].slice(0, MAX_RECENT);
+}
+
+export function validateRepository(value: string): string | undefined {
+  const p = repositoryProblem(value.trim());
+  return p ? `Repository ${p}` : undefined;
+}
+
+export function validateJobId(value: string): string | undefined {
+  const p = decimalIdProblem(value.trim());
+  return p ? `Job id ${p}` : undefined;
+}
+
+/** The workspace-relative file a fetched trace is saved to. */
+export function traceFileName(folder: string, job: JobRef): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `${folder.replace(/\/+$/, '')}/${safe(job.repository)}-${safe(job.jobId)}.json`;
+}
+
+export interface FetchFailure {
+  message: string;
+  /** A button offered with the message. */
+  action?: 'Set API Token' | 'Open Settings' | 'Retry';
+}
+
+/** A plain message for a failed fetch, saying what to do next. */
+export function describeFetchError(error: unknown, job: JobRef, baseUrl: string): FetchFailure {
+  const where = `${job.repository} job ${job.jobId}`;
+  if (error instanceof NetpolicyError) {
+    const detail = (error as { detail?: string }).detail;
+    const extra = detail ? ` (${detail})` : '';
+    switch (error.kind) {
+      case 'authentication':
+        return { message: `netpolicy: the service at ${baseUrl} refused the API token (401)${extra}. Set a valid token.`, action: 'Set API Token' };
+      case 'not-found':
+        return { message: `netpolicy: no job ${job.jobId} in ${job.repository} (404)${extra}. Check the repository and the job id.` };
+      case 'not-terminal':
+        return { message: `netpolicy: ${where} has not finished yet (409)${extra}; its trace is available once the job is done. Try again later.`, action: 'Retry' };
+      case 'unavailable':
+        return { message: `netpolicy: the service at ${baseUrl} is unavailable (${error.message}). Try again later.`, action: 'Retry' };
+      case 'config':
+        return { message: `netpolicy: ${error.message}. Fix the setting netpolicy.baseUrl.`, action: 'Open Settings' };
+      case 'selector':
+      case 'malformed-selector':
+        return { message: `netpolicy: ${error.message}` };
+      case 'aborted':
+        return { message: 'netpolicy: fetch cancelled.' };
+      default:
+        return { message: `netpolicy: fetching the trace of ${where} failed: ${error.message}` };
+    }
+  }
+  return { message: `netpolicy: fetching the trace of ${where} failed: ${error instanceof Error ? error.message : String(error)}` };
+}

@@ -1,0 +1,30 @@
+/**
+ * Which language a document gets. Policy files open in the `netpolicy` languages (a grammar that
+ * includes VS Code's JSON grammar), so VS Code's JSON support leaves them alone and the netpolicy
+ * server alone reports on them: no error appears twice. Pure: no VS Code here.
+ */
+import { PROJECT_CONFIG_FILE, isPolicyFile } from '@netpolicy/core';
+
+export const POLICY_LANGUAGE = 'netpolicy';
+export const POLICY_JSONC_LANGUAGE = 'netpolicy-jsonc';
+export const POLICY_LANGUAGES: readonly string[] = [POLICY_LANGUAGE, POLICY_JSONC_LANGUAGE];
+
+/**
+ * The language a document at `path` should have: a netpolicy language for policy files (D6 names,
+ * `filePatterns` relative to `root`) and the project file; undefined for every other file.
+ * `serverEnabled: false` gives VS Code's `json`/`jsonc`, where the contributed schema applies.
+ */
+export function languageFor(path: string, options: { root?: string; filePatterns?: readonly string[]; serverEnabled?: boolean } = {}): string | undefined {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const jsonc = name.endsWith('.jsonc') || name === PROJECT_CONFIG_FILE;
+  let policy = name === PROJECT_CONFIG_FILE || isPolicyFile(path);
+  const globs = options.filePatterns ?? [];
+  if (!policy && globs.length > 0) {
+    const root = options.root ? (options.root.endsWith('/') ? options.root : `${options.root}/`) : undefined;
+    const rel = root && path.startsWith(root) ? path.slice(root.length) : undefined;
+    policy = (rel !== undefined && isPolicyFile(rel, globs)) || isPolicyFile(name, globs.filter((g) => !g.includes('/')));
+  }
+  if (!policy) return undefined;
+  if (options.serverEnabled === false) return jsonc ? 'jsonc' : 'json';
+  return jsonc ? POLICY_JSONC_LANGUAGE : POLICY_LANGUAGE;
+}

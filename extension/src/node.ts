@@ -1,0 +1,20 @@
+/** Desktop entry: the bundled server (dist/server.js) runs in a Node process, spoken to over IPC. */
+import type * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
+import { activateWith, deactivateClient, type NetpolicyApi } from './activate';
+
+export function activate(context: vscode.ExtensionContext): Promise<NetpolicyApi> {
+  return activateWith(context, (clientOptions) => {
+    const module = context.asAbsolutePath('dist/server.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      // "Attach to Node Process" on port 6011 debugs the server.
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+    };
+    return new LanguageClient('netpolicy', 'netpolicy', serverOptions, clientOptions);
+  });
+}
+
+export function deactivate(): Promise<void> {
+  return deactivateClient();
+}

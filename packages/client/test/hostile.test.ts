@@ -1,0 +1,182 @@
+/**
+ * The client against a hostile service written here (issue 10 items 5 and 6): a service that
+ * echoes the token whole, JSON-escaped, cut to its first characters or glued to other text; that
+ * sends Retry-After values outside RFC 9110; and client options past what a timer can hold.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiError, ConfigError, MAX_TIMEOUT_MS, MIN_TOKEN_LENGTH, NetpolicyClient, parseHttpDate, parseRetryAfter, redact,
+  type ClientOptions, type RetryInfo,
+} from '../src/index';
+
+const TOKEN = 'Zq8xK2mV9pLw4RtY7nBc';
+const job = { repo: 'acme/webapp', jobId: '1' };
+
+type Handler = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;
+const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...headers });
+  res.end(body);
+};
+const problemBody = (title: string, detail: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: 'https://errors.example/x', title, status: 400, detail, ...extra });
+const trace = JSON.stringify({ schema_version: '1.0', job: { provider: 'ciprovider', repository: 'acme/webapp', job_id: '1', status: 'success' }, observations: [] });
+
+const scenarios: Record<string, Handler> = {
+  whole: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `token ${TOKEN} is not allowed`)),
+  glued: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `id=x${TOKEN}y;`)),
+  escaped: (_q, r) => send(r, 418, 'application/problem+json',
+    // The token written with JSON escapes: only a check after parsing finds it.
+    problemBody('Rejected', 'x').replace('"x"', JSON.stringify(`seen ${TOKEN}`).replace(/[a-z]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`))),
+  prefix: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `token ${TOKEN.slice(0, 7)}… is unknown`)),
+  middle: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `part ${TOKEN.slice(5, 16)} seen`)),
+  'in-extension': (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', 'see instance', { instance: `/tokens/${TOKEN}`, nested: { deeper: [TOKEN.slice(0, 9)] } })),
+  'html-cut': (_q, r) => send(r, 418, 'text/plain', `${'x'.repeat(115)}${TOKEN} trailing`),
+  'in-media-type': (_q, r) => send(r, 200, `application/${TOKEN}`, trace),
+  'in-reasons': (_q, r) => send(r, 200, 'application/json', JSON.stringify({ job: {}, observations: [{ protocol: TOKEN, observed_at: 'x', sequence: 0 }] })),
+  'redirect-elsewhere': (_q, r) => { r.writeHead(302, { location: `https://${TOKEN.toLowerCase()}.evil.example/x` }); r.end(); },
+  'retry-503': (_q, r, n) => (n === 1 ? send(r, 503, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: `busy ${TOKEN}`, status: 503, detail: 'later' })) : send(r, 200, 'application/json', trace)),
+  'ordinary-words': (_q, r) => send(r, 404, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Unknown job', status: 404, detail: 'netpolicy fetch found no job; the access token has expired' })),
+};
+const retryAfterValues = ['-5', '1.5', '+3', '1e3', '0x10', 'Wed, 21 Oct 2015 07:28:00', 'soon', ''];
+for (const [i, value] of retryAfterValues.entries()) {
+  scenarios[`ra${i}`] = (_q, r, n) => (n === 1 ? send(r, 503, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'busy', status: 503, detail: 'later' }), { 'retry-after': value }) : send(r, 200, 'application/json', trace));
+}
+
+let server: Server;
+let base: string;
+const counts = new Map<string, number>();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const name = (req.url ?? '/').split('/')[1];
+    const n = (counts.get(name) ?? 0) + 1;
+    counts.set(name, n);
+    const handler = scenarios[name];
+    if (handler) handler(req, res, n);
+    else send(res, 404, 'text/plain', 'no scenario');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections(); });
+});
+
+function client(scenario: string, extra: Partial<ClientOptions> = {}) {
+  return new NetpolicyClient({ baseUrl: `${base}/${scenario}`, token: TOKEN, retryBaseMs: 1, maxAttempts: 2, sbomValidator: false, ...extra });
+}
+
+async function failure(scenario: string, extra: Partial<ClientOptions> = {}): Promise<ApiError> {
+  try {
+    await client(scenario, extra).getNetworkTrace(job);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error(`scenario ${scenario} did not fail`);
+}
+
+/** Everything an ApiError hands over, as one text. */
+const everything = (e: ApiError) => JSON.stringify({ m: e.message, r: e.reasons, p: e.problem });
+
+/** No piece of the token 6 characters long appears in `text`. */
+function expectNoTokenPiece(text: string): void {
+  for (let i = 0; i + 6 <= TOKEN.length; i++) expect(text).not.toContain(TOKEN.slice(i, i + 6));
+}
+
+describe('the token in service text (issue 10 item 5)', () => {
+  for (const scenario of ['whole', 'glued', 'escaped', 'prefix', 'in-extension', 'html-cut', 'in-media-type', 'in-reasons', 'redirect-elsewhere']) {
+    it(`never hands over the token or a long prefix of it: ${scenario}`, async () => {
+      const error = await failure(scenario);
+      const text = everything(error);
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(TOKEN.slice(0, 6));
+      if (scenario !== 'in-reasons' && scenario !== 'redirect-elsewhere' && scenario !== 'in-media-type') expect(text).toContain('[redacted]');
+    });
+  }
+
+  it('replaces the whole token once, keeping the text around it', async () => {
+    const error = await failure('whole');
+    expect(error.detail).toBe('token [redacted] is not allowed');
+    expect(error.message).toBe('HTTP 418: Rejected: token [redacted] is not allowed');
+    expect((await failure('prefix')).detail).toBe('token [redacted]… is unknown');
+    expect((await failure('glued')).detail).toBe('id=x[redacted]y;');
+  });
+
+  it('removes a piece of half the token from its middle', async () => {
+    const error = await failure('middle');
+    expect(error.detail).toBe('part [redacted] seen');
+  });
+
+  it('leaves ordinary words alone (no letter-by-letter redaction)', async () => {
+    const error = await failure('ordinary-words');
+    expect(error.detail).toBe('netpolicy fetch found no job; the access token has expired');
+    const expired = new NetpolicyClient({ baseUrl: `${base}/ordinary-words`, token: 'demo-token-expired', maxAttempts: 1 });
+    await expect(expired.getNetworkTrace(job)).rejects.toMatchObject({ detail: 'netpolicy fetch found no job; the access token has expired' });
+  });
+
+  it('redacts retry notices too', async () => {
+    const seen: RetryInfo[] = [];
+    await client('retry-503', { onRetry: (info) => seen.push(info) }).getNetworkTrace(job);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].reason).toContain('busy [redacted]');
+    expectNoTokenPiece(seen[0].reason);
+  });
+
+  it(`refuses tokens shorter than ${MIN_TOKEN_LENGTH} characters, with a clear message`, () => {
+    for (const token of ['t', 'abc', 'abcdefg']) {
+      expect(() => new NetpolicyClient({ baseUrl: base, token })).toThrow(ConfigError);
+      expect(() => new NetpolicyClient({ baseUrl: base, token })).toThrow(/shorter than 8 characters are refused/);
+    }
+    expect(() => new NetpolicyClient({ baseUrl: base, token: 'abcdefgh' })).not.toThrow();
+  });
+
+  it('redact: the one function, as a property over random texts and tokens', () => {
+    expect(redact('netpolicy fetch: wrote trace.json', 'tttttttt')).toBe('netpolicy fetch: wrote trace.json');
+    expect(redact(`a${TOKEN}${TOKEN}b`, TOKEN)).toBe('a[redacted]b');
+    expect(redact(redact(`x ${TOKEN} y`, TOKEN), TOKEN)).toBe('x [redacted] y');
+    // Linear on a long text full of near-misses.
+    const started = Date.now();
+    redact(`${TOKEN.slice(0, 6)}`.repeat(200_000), TOKEN);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('Retry-After (issue 10 item 6)', () => {
+  it('accepts only delta-seconds and HTTP-dates', () => {
+    for (const v of ['-5', '1.5', '+3', '1e3', '0x10', ' 1 2', 'soon', '', 'Wed, 21 Oct 2015 07:28:00', 'Wed, 32 Oct 2015 07:28:00 GMT', 'Wed, 31 Feb 2015 07:28:00 GMT', '2015-10-21T07:28:00Z', 'Wed, 21 Oct 2015 25:28:00 GMT']) {
+      expect(parseRetryAfter(v, Date.UTC(2015, 9, 21)), v).toBeUndefined();
+    }
+    const now = Date.UTC(2015, 9, 21, 7, 27, 0);
+    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', now)).toBe(60_000);
+    expect(parseRetryAfter('Wednesday, 21-Oct-15 07:28:00 GMT', now)).toBe(60_000);
+    expect(parseRetryAfter('Wed Oct 21 07:28:00 2015', now)).toBe(60_000);
+    expect(parseRetryAfter('Sun Nov  6 08:49:37 1994', now)).toBe(0);
+    expect(parseRetryAfter('120')).toBe(120_000);
+    expect(parseRetryAfter(' 0 ')).toBe(0);
+    expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+  });
+
+  for (const [i, value] of retryAfterValues.entries()) {
+    it(`falls back to the normal backoff for Retry-After ${JSON.stringify(value)}`, async () => {
+      const seen: RetryInfo[] = [];
+      // Fixed jitter: the normal backoff of the first retry is exactly retryBaseMs * 0.75.
+      const result = await client(`ra${i}`, { retryBaseMs: 40, random: () => 0.5, onRetry: (info) => seen.push(info) }).getNetworkTrace(job);
+      expect(result.attempts).toBe(2);
+      expect(seen.map((s) => s.delayMs)).toEqual([30]);
+    });
+  }
+});
+
+describe('timeouts past what a timer holds (issue 10 item 6)', () => {
+  it(`refuses timeouts and delays over ${MAX_TIMEOUT_MS} ms, naming the limit`, () => {
+    for (const name of ['timeoutMs', 'totalTimeoutMs', 'retryBaseMs', 'retryMaxDelayMs'] as const) {
+      expect(() => new NetpolicyClient({ baseUrl: base, [name]: 3_000_000_000 })).toThrow(new RegExp(`${name} must be at most 86400000 ms`));
+      expect(() => new NetpolicyClient({ baseUrl: base, [name]: Number.NaN })).toThrow(ConfigError);
+      expect(() => new NetpolicyClient({ baseUrl: base, [name]: MAX_TIMEOUT_MS })).not.toThrow();
+    }
+  });
+});

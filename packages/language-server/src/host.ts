@@ -1,0 +1,49 @@
+/**
+ * What the server needs from its environment: turning URIs into paths and, where there is a file
+ * system (the Node entry), reading the project config, a preset catalog and traces. The browser
+ * entry has no file access: settings come from the client only.
+ */
+export interface ServerHost {
+  /** The path of a document URI (for D6's patterns and `filePatterns`); undefined when it has none. */
+  uriToPath(uri: string): string | undefined;
+  pathToUri(path: string): string;
+  /** Reads a UTF-8 file (rejects when it cannot). Absent: no file access. */
+  readFile?(path: string): Promise<string>;
+  /** The trace files a `traces` entry names: the file itself, or the `.json` files in a folder. */
+  listTraceFiles?(path: string): Promise<string[]>;
+  /** A file's bytes in chunks (traces can be larger than memory). */
+  readChunks?(path: string): AsyncIterable<Uint8Array>;
+  /** Changes when the file changes (size and modification time); undefined when it is missing. */
+  stamp?(path: string): Promise<string | undefined>;
+}
+
+/** Path joining and relativity for `/`-separated paths (Windows paths are given with `/` by `uriToPath`). */
+export function joinPath(base: string, path: string): string {
+  if (path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) return path;
+  const parts = base.split('/').filter((p, i) => p !== '' || i === 0);
+  for (const seg of path.split(/[\\/]/)) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') { if (parts.length > 1) parts.pop(); } else parts.push(seg);
+  }
+  return parts.join('/') || '/';
+}
+
+export function relativePath(root: string, path: string): string | undefined {
+  const r = root.endsWith('/') ? root : `${root}/`;
+  return path.startsWith(r) ? path.slice(r.length) : undefined;
+}
+
+/** A host for URIs alone (browser): `file:` and other hierarchical URIs give their decoded path. */
+export const uriOnlyHost: ServerHost = {
+  uriToPath(uri: string): string | undefined {
+    try {
+      const u = new URL(uri);
+      return decodeURIComponent(u.pathname);
+    } catch {
+      return undefined;
+    }
+  },
+  pathToUri(path: string): string {
+    return `file://${path.split('/').map(encodeURIComponent).join('/')}`;
+  },
+};

@@ -1,0 +1,448 @@
+/**
+ * The LSP wiring: looks documents up, keeps one parse and one validation per version, and calls
+ * the language service. Diagnostics are debounced and versioned (one complete publish per settled
+ * version, never a stale one); work for a closed document is dropped; requests honour
+ * cancellation. Settings come from `workspace/configuration` (section `netpolicy`) over the
+ * project file `netpolicy.config.json`.
+ */
+import {
+  PROJECT_CONFIG_FILE, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
+  type Diagnostic, type PolicyDocument, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
+} from '@netpolicy/core';
+import {
+  FIX_ALL_KIND, addResult, doComplete, doHover, emptyUsage, findDocumentLinks, findDocumentSymbols, format, getCodeActions,
+  getFoldingRanges, getSelectionRanges, policyDiagnostics, toLspDiagnostic, traceCodeLenses, unusedRuleHints,
+  type ServiceSettings, type TraceUsage,
+} from '@netpolicy/language-service';
+import {
+  CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, TextDocumentSyncKind, TextDocuments,
+  type CancellationToken, type Connection, type Diagnostic as LspDiagnostic, type InitializeParams, type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { joinPath, relativePath, type ServerHost } from './host';
+import { DenialsRequestMethod, type DenialsParams, type DenialsResult, type NetpolicySettings } from './protocol';
+
+/** Quiet time after an edit before validating (a burst of keystrokes is validated once). */
+export const DEBOUNCE_MS = 30;
+/** How long to wait for the client's answer to workspace/configuration. */
+const CONFIGURATION_TIMEOUT_MS = 2000;
+/** Quiet time after an edit before re-evaluating traces (heavier, less urgent). */
+export const TRACE_DEBOUNCE_MS = 500;
+
+interface Entry {
+  version: number;
+  doc?: PolicyDocument;
+  core?: Diagnostic[];
+  /** The settings generation `core` was computed under. */
+  generation: number;
+  timer?: ReturnType<typeof setTimeout>;
+  traceTimer?: ReturnType<typeof setTimeout>;
+  /** Trace usage, and the version it was computed for. */
+  usage?: TraceUsage;
+  usageVersion?: number;
+  /** Bumped to cancel a running trace evaluation. */
+  traceRun: number;
+  /** When the last change arrived (ms). */
+  lastChange: number;
+}
+
+class Cancelled extends Error {}
+
+/** Fire-and-forget a message to the client: a connection closed meanwhile is not an error worth more than silence. */
+function notify(sent: PromiseLike<unknown> | void): void {
+  if (sent && typeof (sent as Promise<unknown>).then === 'function') (sent as Promise<unknown>).then(undefined, () => undefined);
+}
+
+export function startServer(connection: Connection, host: ServerHost): void {
+  const documents = new TextDocuments(TextDocument);
+  const entries = new Map<string, Entry>();
+  /** Documents whose last publish had diagnostics (a document that stops being a policy file gets them cleared). */
+  const publishedNonEmpty = new Set<string>();
+  let roots: string[] = [];
+  let editorSettings: NetpolicySettings = {};
+  let project: { config: ProjectConfig; path: string } | undefined;
+  let service: ServiceSettings = { catalog: defaultPresetCatalog, severity: {} };
+  let filePatterns: { root: string; globs: string[] }[] = [];
+  let traces: string[] = [];
+  let generation = 0;
+  let canPullConfiguration = false;
+  let canRefreshLenses = false;
+  let canWatchFiles = false;
+  /** False until the first settings (editor and project file) are applied: no publish under defaults that are about to change. */
+  let settingsReady = false;
+
+  /** Logs to the client; a connection already closed swallows it (logging must never throw). */
+  const log = (message: string, error = false) => {
+    try {
+      if (error) connection.console.error(`[netpolicy] ${message}`);
+      else connection.console.log(`[netpolicy] ${message}`);
+    } catch {
+      // closed connection
+    }
+  };
+
+  /** Runs a handler; an exception is logged and answered with `fallback` (the server never dies of one). */
+  function guard<T>(what: string, fallback: T, fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof Cancelled) return fallback;
+      log(`${what} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`, true);
+      return fallback;
+    }
+  }
+
+  function isConfigUri(uri: string): boolean {
+    const path = host.uriToPath(uri);
+    return path !== undefined && (path === PROJECT_CONFIG_FILE || path.endsWith(`/${PROJECT_CONFIG_FILE}`));
+  }
+
+  function isPolicyUri(uri: string): boolean {
+    const path = host.uriToPath(uri);
+    if (path === undefined) return false;
+    if (isPolicyFile(path)) return true;
+    for (const { root, globs } of filePatterns) {
+      const rel = relativePath(root, path);
+      if (rel !== undefined && isPolicyFile(rel, globs)) return true;
+      if (isPolicyFile(path.slice(path.lastIndexOf('/') + 1), globs.filter((g) => !g.includes('/')))) return true;
+    }
+    return false;
+  }
+
+  function entryOf(uri: string): Entry {
+    let e = entries.get(uri);
+    if (!e) entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0, lastChange: 0 }));
+    return e;
+  }
+
+  /** The parsed document of the current version (parsed once per version). */
+  function parsed(uri: string): PolicyDocument | undefined {
+    const td = documents.get(uri);
+    if (!td || !isPolicyUri(uri)) return undefined;
+    const e = entryOf(uri);
+    if (e.version !== td.version || !e.doc) {
+      e.version = td.version;
+      e.doc = parsePolicyDocument(td.getText(), { fileName: host.uriToPath(uri) ?? uri });
+      e.core = undefined;
+    }
+    return e.doc;
+  }
+
+  /** The core diagnostics of the current version under the current settings (computed once). */
+  function coreDiagnostics(uri: string): Diagnostic[] {
+    const doc = parsed(uri);
+    if (!doc) return [];
+    const e = entryOf(uri);
+    if (!e.core || e.generation !== generation) {
+      e.core = policyDiagnostics(doc, service);
+      e.generation = generation;
+    }
+    return e.core;
+  }
+
+  function publish(uri: string): void {
+    const td = documents.get(uri);
+    if (!td) return;
+    guard('validation', undefined, () => {
+      if (isConfigUri(uri)) {
+        const path = host.uriToPath(uri) ?? uri;
+        const text = td.getText();
+        const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
+        const diagnostics = parseProjectConfig(text, path).diagnostics.map((d) => toLspDiagnostic(doc, uri, d));
+        notify(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
+        return;
+      }
+      const doc = parsed(uri);
+      if (!doc) {
+        // Not (or no longer) a policy file: nothing, or clear what an earlier publish left.
+        if (publishedNonEmpty.delete(uri)) notify(connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] }));
+        return;
+      }
+      const e = entryOf(uri);
+      const diagnostics: LspDiagnostic[] = coreDiagnostics(uri).map((d) => toLspDiagnostic(doc, uri, d));
+      if (e.usage && e.usageVersion === td.version && !doc.syntaxFailed) diagnostics.push(...unusedRuleHints(doc, uri, e.usage));
+      notify(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
+      if (diagnostics.length > 0) publishedNonEmpty.add(uri);
+      else publishedNonEmpty.delete(uri);
+      if (traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
+    });
+  }
+
+  function schedule(uri: string, delay = DEBOUNCE_MS): void {
+    const e = entryOf(uri);
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = setTimeout(() => {
+      e.timer = undefined;
+      // Before the settings are known, nothing is published (applySettings schedules every document).
+      if (settingsReady) publish(uri);
+    }, delay);
+  }
+
+  function scheduleTraces(uri: string): void {
+    const e = entryOf(uri);
+    if (e.traceTimer) clearTimeout(e.traceTimer);
+    e.traceTimer = setTimeout(() => {
+      e.traceTimer = undefined;
+      void evaluateTraces(uri);
+    }, TRACE_DEBOUNCE_MS);
+  }
+
+  /** Explains every configured trace against the current version; dropped when a newer version or a close comes first. */
+  async function evaluateTraces(uri: string): Promise<void> {
+    const td = documents.get(uri);
+    const doc = parsed(uri);
+    if (!td || !doc || !host.listTraceFiles || !host.readChunks) return;
+    const e = entryOf(uri);
+    const run = ++e.traceRun;
+    const version = td.version;
+    const stale = () => e.traceRun !== run || documents.get(uri)?.version !== version || entries.get(uri) !== e;
+    if (doc.syntaxFailed || coreDiagnostics(uri).some((d) => d.severity === 'error')) return;
+    const usage = emptyUsage();
+    for (const t of traces) {
+      let files: string[];
+      try {
+        files = await host.listTraceFiles(t);
+      } catch (err) {
+        usage.errors.push({ trace: t, message: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      for (const file of files) {
+        if (stale()) return;
+        try {
+          await explain(doc.value as Policy, host.readChunks(file), {
+            catalog: service.catalog, keep: false,
+            onResult: (r) => {
+              if (stale()) throw new Cancelled();
+              addResult(usage, file, r);
+            },
+          });
+          usage.traces.push(file);
+        } catch (err) {
+          if (err instanceof Cancelled || stale()) return;
+          usage.errors.push({ trace: file, message: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    }
+    if (stale()) return;
+    for (const err of usage.errors) log(`trace ${err.trace}: ${err.message}`);
+    e.usage = usage;
+    e.usageVersion = version;
+    publish(uri);
+    if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  }
+
+  async function readCatalog(path: string | undefined): Promise<PresetCatalog> {
+    if (!path) return defaultPresetCatalog;
+    if (!host.readFile) return defaultPresetCatalog;
+    try {
+      return loadPresetCatalog(JSON.parse(await host.readFile(path)), path);
+    } catch (err) {
+      notify(connection.window.showWarningMessage(`netpolicy: preset catalog ${path} not used: ${err instanceof Error ? err.message : String(err)}`));
+      return defaultPresetCatalog;
+    }
+  }
+
+  async function loadProjectConfig(): Promise<void> {
+    project = undefined;
+    if (!host.readFile) return;
+    for (const root of roots) {
+      const path = joinPath(root, PROJECT_CONFIG_FILE);
+      let text: string;
+      try {
+        text = await host.readFile(path);
+      } catch {
+        continue;
+      }
+      const { config, diagnostics } = parseProjectConfig(text, path);
+      project = { config, path };
+      const errors = diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length > 0) {
+        const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
+        const first = errors[0];
+        const at = doc.lineIndex.positionAt(first.offset);
+        notify(connection.window.showErrorMessage(`netpolicy: ${path}:${at.line + 1}:${at.character + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}; those members are ignored.`));
+      }
+      return;
+    }
+  }
+
+  async function pullEditorSettings(): Promise<void> {
+    if (!canPullConfiguration) return;
+    try {
+      const value = await Promise.race([
+        connection.workspace.getConfiguration({ section: 'netpolicy' }),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CONFIGURATION_TIMEOUT_MS)),
+      ]);
+      if (value === undefined) return;
+      editorSettings = value && typeof value === 'object' ? (value as NetpolicySettings) : {};
+    } catch (err) {
+      log(`workspace/configuration failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Editor settings override the project file, member by member (severity code by code). */
+  async function applySettings(): Promise<void> {
+    const root = roots[0] ?? '/';
+    const cfg = project?.config;
+    const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length > 0) : undefined);
+    const editorCatalog = typeof editorSettings.presetCatalog === 'string' && editorSettings.presetCatalog ? joinPath(root, editorSettings.presetCatalog) : undefined;
+    const catalog = await readCatalog(editorCatalog ?? cfg?.presetCatalog);
+    const severity: SeverityOptions = { ...(cfg?.severity ?? {}) };
+    const editorSeverity = editorSettings.severity;
+    if (editorSeverity && typeof editorSeverity === 'object') {
+      for (const [code, level] of Object.entries(editorSeverity)) {
+        if (['error', 'warning', 'information', 'hint', 'off'].includes(level as string)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
+      }
+    }
+    const editorPatterns = list(editorSettings.filePatterns);
+    filePatterns = [];
+    if (editorPatterns?.length) filePatterns.push({ root, globs: editorPatterns });
+    else if (cfg?.filePatterns?.length) filePatterns.push({ root: cfg.root, globs: cfg.filePatterns });
+    const editorTraces = list(editorSettings.traces);
+    traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
+    service = { catalog, severity };
+    generation++;
+    for (const e of entries.values()) e.usageVersion = undefined;
+    for (const td of documents.all()) schedule(td.uri, 0);
+  }
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    roots = folders.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
+    const caps = params.capabilities ?? {};
+    // Clients that do not advertise workspace/configuration often answer it all the same (Neovim 0.7
+    // does, from its `settings`): pull unless the client says it cannot, and never wait long.
+    canPullConfiguration = caps.workspace?.configuration !== false;
+    canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
+    canWatchFiles = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    const init = params.initializationOptions as { settings?: NetpolicySettings } | undefined;
+    if (init?.settings && typeof init.settings === 'object') editorSettings = init.settings;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ['"', ':', '['] },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        selectionRangeProvider: true,
+        documentFormattingProvider: true,
+        documentRangeFormattingProvider: true,
+        documentLinkProvider: { resolveProvider: false },
+        codeLensProvider: { resolveProvider: false },
+      },
+      serverInfo: { name: 'netpolicy-language-server', version: '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(async () => {
+    if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'netpolicy' }).catch(() => undefined);
+    if (canWatchFiles) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE}` }, { globPattern: '**/*.json' }] }).catch(() => undefined);
+    }
+    try {
+      await loadProjectConfig();
+      await pullEditorSettings();
+    } finally {
+      await applySettings();
+      // applySettings scheduled every open document; those timers fire after this line.
+      settingsReady = true;
+    }
+  });
+
+  connection.onDidChangeConfiguration(async (change) => {
+    const pushed = (change?.settings as { netpolicy?: NetpolicySettings } | undefined)?.netpolicy;
+    if (pushed && typeof pushed === 'object') editorSettings = pushed;
+    await pullEditorSettings();
+    await applySettings();
+  });
+
+  connection.onDidChangeWatchedFiles(async (params) => {
+    const paths = params.changes.map((c) => host.uriToPath(c.uri)).filter((p): p is string => p !== undefined);
+    if (paths.some((p) => p.endsWith(`/${PROJECT_CONFIG_FILE}`))) {
+      await loadProjectConfig();
+      await applySettings();
+      return;
+    }
+    const touchesTraces = paths.some((p) => traces.some((t) => p === t || p.startsWith(`${t}/`)));
+    const touchesCatalog = paths.some((p) => p === project?.config.presetCatalog || (editorSettings.presetCatalog && p.endsWith(editorSettings.presetCatalog)));
+    if (touchesCatalog) await applySettings();
+    else if (touchesTraces) for (const td of documents.all()) { const e = entries.get(td.uri); if (e) e.usageVersion = undefined; if (isPolicyUri(td.uri)) scheduleTraces(td.uri); }
+  });
+
+  documents.onDidOpen((e) => schedule(e.document.uri, 0));
+  documents.onDidChangeContent((e) => {
+    // An isolated edit is validated at once; edits in a burst (less than DEBOUNCE_MS apart) wait for a pause.
+    const entry = entryOf(e.document.uri);
+    const now = Date.now();
+    const burst = now - entry.lastChange < DEBOUNCE_MS;
+    entry.lastChange = now;
+    schedule(e.document.uri, burst ? DEBOUNCE_MS : 0);
+  });
+  documents.onDidClose((e) => {
+    const entry = entries.get(e.document.uri);
+    if (entry) {
+      if (entry.timer) clearTimeout(entry.timer);
+      if (entry.traceTimer) clearTimeout(entry.traceTimer);
+      entry.traceRun++;
+      entries.delete(e.document.uri);
+    }
+    if (publishedNonEmpty.delete(e.document.uri)) notify(connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }));
+    // With the last document closed, a server started with --expose-gc (the bench) collects at once,
+    // so its memory can be compared with the baseline.
+    if (entries.size === 0) (globalThis as { gc?: () => void }).gc?.();
+  });
+
+  /** A request handler over the current parsed policy; null/[] for other documents or a cancelled request. */
+  function withDoc<T>(what: string, uri: string, token: CancellationToken | undefined, fallback: T, fn: (doc: PolicyDocument) => T): T {
+    if (token?.isCancellationRequested) return fallback;
+    return guard(what, fallback, () => {
+      const doc = parsed(uri);
+      return doc ? fn(doc) : fallback;
+    });
+  }
+
+  connection.onCompletion((p, token) => withDoc('completion', p.textDocument.uri, token, null, (doc) => doComplete(doc, p.position, service)));
+  connection.onHover((p, token) => withDoc('hover', p.textDocument.uri, token, null, (doc) => doHover(doc, p.position, service)));
+  connection.onCodeAction((p, token) => withDoc('code actions', p.textDocument.uri, token, [], (doc) => {
+    const current = coreDiagnostics(p.textDocument.uri);
+    if (token.isCancellationRequested) return [];
+    return getCodeActions(doc, p.textDocument.uri, p.range, p.context ?? { diagnostics: [] }, current);
+  }));
+  connection.onDocumentSymbol((p, token) => withDoc('symbols', p.textDocument.uri, token, [], (doc) => findDocumentSymbols(doc)));
+  connection.onFoldingRanges((p, token) => withDoc('folding', p.textDocument.uri, token, [], (doc) => getFoldingRanges(doc)));
+  connection.onSelectionRanges((p, token) => withDoc('selection ranges', p.textDocument.uri, token, [], (doc) => getSelectionRanges(doc, p.positions ?? [])));
+  connection.onDocumentFormatting((p, token) => withDoc('formatting', p.textDocument.uri, token, [], (doc) => format(doc, undefined, p.options)));
+  connection.onDocumentRangeFormatting((p, token) => withDoc('range formatting', p.textDocument.uri, token, [], (doc) => format(doc, p.range, p.options)));
+  connection.onDocumentLinks((p, token) => {
+    const uri = p?.textDocument?.uri;
+    // The project file links the lint codes of its `severity` map to their pages too.
+    if (typeof uri === 'string' && isConfigUri(uri)) {
+      const td = documents.get(uri);
+      return td ? guard('links', [], () => findDocumentLinks(parsePolicyDocument(td.getText(), { fileName: uri, jsonc: true }))) : [];
+    }
+    return withDoc('links', uri, token, [], (doc) => findDocumentLinks(doc));
+  });
+  connection.onCodeLens((p, token) => withDoc('code lenses', p.textDocument.uri, token, [], (doc) => {
+    const usage = entries.get(p.textDocument.uri)?.usage;
+    return usage ? traceCodeLenses(doc, usage) : [];
+  }));
+  connection.onRequest(DenialsRequestMethod, (p: DenialsParams): DenialsResult => {
+    const usage = (p && typeof p.uri === 'string' ? entries.get(p.uri)?.usage : undefined) ?? emptyUsage();
+    return { traces: usage.traces, observations: usage.observations, denials: usage.denials, more: usage.moreDenials, errors: usage.errors };
+  });
+
+  // After shutdown nothing more is scheduled or sent.
+  connection.onShutdown(() => {
+    for (const e of entries.values()) {
+      if (e.timer) clearTimeout(e.timer);
+      if (e.traceTimer) clearTimeout(e.traceTimer);
+      e.traceRun++;
+    }
+    entries.clear();
+    settingsReady = false;
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}

@@ -1,0 +1,103 @@
+/**
+ * A plain LSP client for tests: the real server in-process over duplex streams, or spawned as
+ * `netpolicy-language-server --stdio`. It answers the server's requests (configuration,
+ * registrations) and records every publishDiagnostics.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createConnection } from 'vscode-languageserver/node';
+import { startServer } from '../src/server';
+import { nodeHost as nodeHostForTests } from '../src/node-host';
+
+export const SERVER_BIN = fileURLToPath(new URL('../bin/netpolicy-language-server.js', import.meta.url));
+
+export interface PublishedDiagnostics { uri: string; version?: number; diagnostics: any[] }
+
+export interface TestClient {
+  connection: MessageConnection;
+  published: PublishedDiagnostics[];
+  messages: Array<{ type: number; message: string }>;
+  settings: Record<string, unknown>;
+  request<T = any>(method: string, params: unknown): Promise<T>;
+  notify(method: string, params: unknown): Promise<void>;
+  /** Resolves with the first publish for `uri` (and `version` when given) recorded at index `since` or later (default: any). */
+  diagnostics(uri: string, version?: number, since?: number): Promise<PublishedDiagnostics>;
+  open(uri: string, text: string, version?: number, languageId?: string): Promise<void>;
+  close(): Promise<void>;
+  child?: ChildProcess;
+}
+
+export interface ClientOptions {
+  rootUri?: string;
+  settings?: Record<string, unknown>;
+  capabilities?: Record<string, unknown>;
+  spawn?: boolean;
+}
+
+export function fileUri(path: string): string {
+  return pathToFileURL(path).href;
+}
+
+export async function startClient(options: ClientOptions = {}): Promise<TestClient> {
+  let connection: MessageConnection;
+  let child: ChildProcess | undefined;
+  let stopServer = () => {};
+  if (options.spawn) {
+    child = spawn(process.execPath, [SERVER_BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stderr!.resume();
+    connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  } else {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const server = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    startServer(server, nodeHostForTests);
+    connection = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    stopServer = () => { server.dispose(); toServer.end(); toClient.end(); };
+  }
+  const published: PublishedDiagnostics[] = [];
+  const waiters: Array<{ uri: string; version?: number; since: number; resolve: (p: PublishedDiagnostics) => void }> = [];
+  const messages: Array<{ type: number; message: string }> = [];
+  const client: TestClient = {
+    connection, published, messages, settings: options.settings ?? {}, child,
+    request: (method, params) => connection.sendRequest(method, params),
+    notify: (method, params) => connection.sendNotification(method, params),
+    diagnostics(uri, version, since = 0) {
+      const found = published.slice(since).find((p) => p.uri === uri && (version === undefined || p.version === version));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ uri, version, since, resolve }));
+    },
+    async open(uri, text, version = 1, languageId = 'json') {
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+    },
+    async close() {
+      try { await connection.sendRequest('shutdown'); } catch {}
+      connection.dispose();
+      stopServer();
+      child?.kill();
+    },
+  };
+  connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
+    published.push(p);
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const w = waiters[i];
+      if (w.uri === p.uri && (w.version === undefined || w.version === p.version)) { waiters.splice(i, 1); w.resolve(p); }
+    }
+  });
+  connection.onNotification('window/showMessage', (m: { type: number; message: string }) => messages.push(m));
+  connection.onNotification('window/logMessage', () => {});
+  connection.onRequest('workspace/configuration', (p: { items: Array<{ section?: string }> }) => p.items.map(() => client.settings));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.onRequest('workspace/codeLens/refresh', () => null);
+  connection.onRequest('window/showMessageRequest', (m: { type: number; message: string }) => { messages.push(m); return null; });
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: null,
+    rootUri: options.rootUri ?? null,
+    workspaceFolders: options.rootUri ? [{ uri: options.rootUri, name: 'ws' }] : null,
+    capabilities: options.capabilities ?? { workspace: { configuration: true, codeLens: { refreshSupport: true }, didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true } } },
+  });
+  await connection.sendNotification('initialized', {});
+  return client;
+}

@@ -1,0 +1,15 @@
+/**
+ * @netpolicy/language-service: editor features for policy files as plain functions over a parsed
+ * document (core's `parsePolicyDocument`) and LSP positions, returning LSP data types. No
+ * connection, no file access: it runs in Node and in a browser worker alike.
+ */
+export { parsePolicyDocument, type PolicyDocument } from '@netpolicy/core';
+export * from './settings';
+export { doValidation, policyDiagnostics, toLspDiagnostic, SOURCE, type DiagnosticPayload } from './diagnostics';
+export { getCodeActions, toLspEdits, FIX_ALL_KIND } from './code-actions';
+export { doComplete } from './completion';
+export { doHover, describeCidr, describeHostPattern, describeUrl, describeRule, ruleSummary } from './hover';
+export { findDocumentSymbols, getFoldingRanges, getSelectionRanges, format, findDocumentLinks } from './structure';
+export { addResult, emptyUsage, traceCodeLenses, unusedRuleHints, type TraceUsage, type RuleUsage, type Denial } from './trace-usage';
+export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';
+export { offsetOf, rangeOf, pointerRange } from './ranges';

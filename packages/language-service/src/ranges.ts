@@ -1,0 +1,37 @@
+/**
+ * Offsets to LSP ranges. The service keeps offsets and pointers; these helpers are the one place
+ * that turns them into positions (core's LineIndex counts UTF-16 code units, as LSP does).
+ */
+import { Locator, type PolicyDocument, type Position as CorePosition } from '@netpolicy/core';
+import type { Position, Range } from 'vscode-languageserver-types';
+
+export function rangeOf(doc: PolicyDocument, offset: number, length: number): Range {
+  return doc.lineIndex.range(offset, length);
+}
+
+/** Offset of an LSP position, clamped to the document (positions past the end are the end). */
+export function offsetOf(doc: PolicyDocument, position: Position): number {
+  if (!position || !Number.isFinite(position.line) || !Number.isFinite(position.character)) return 0;
+  return doc.lineIndex.offsetAt(position as CorePosition);
+}
+
+/** The range a pointer names in the document (value, or key when `key`), or undefined when it is not there. */
+export function pointerRange(doc: PolicyDocument, pointer: string, key = false): Range | undefined {
+  const found = new Locator(doc).find(pointer);
+  if (!found) return undefined;
+  const k = found.property?.children?.[0];
+  const node = key && k ? k : found.node;
+  return rangeOf(doc, node.offset, node.length);
+}
+
+export function containsRange(outer: Range, inner: Range): boolean {
+  return !before(inner.start, outer.start) && !before(outer.end, inner.end);
+}
+
+export function intersects(a: Range, b: Range): boolean {
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+export function before(a: Position, b: Position): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
+}

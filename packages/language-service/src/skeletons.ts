@@ -1,0 +1,55 @@
+/**
+ * Skeletons of each source and connection kind: the smallest valid rule of that kind, with
+ * placeholder values a user types over. `snippetOf` turns one into an LSP snippet whose leaves
+ * are tab stops. A test validates every skeleton against the schema.
+ */
+import type { ConnectionKind, SourceKind } from '@netpolicy/core';
+
+export const SOURCE_SKELETONS: Record<SourceKind, Record<string, unknown>> = {
+  pypi: { urls: ['https://pypi.example.com'] },
+  npm: { urls: ['https://npm.example.com'] },
+  rubygems: { urls: ['https://gems.example.com'] },
+  apk: { urls: ['https://apk.example.com'] },
+  golang: { urls: ['https://goproxy.example.com'] },
+  nix: { urls: ['https://nix-cache.example.com'] },
+  oci: { urls: ['https://registry.example.com'], repositoryPatterns: ['org/*'], operations: ['pull'] },
+  git: { repositoryPatterns: ['org/*'], https: [{ baseUrl: 'https://git.example.com' }] },
+  apt: { urls: ['https://deb.example.com/debian'] },
+  cargo: { indexUrl: 'https://index.crates.example.com', downloadUrl: 'https://static.crates.example.com' },
+};
+
+export const CONNECTION_SKELETONS: Record<ConnectionKind, Record<string, unknown>> = {
+  tls: { serverNamePatterns: ['api.example.com'], ports: [443] },
+  tcp: { hostPatterns: ['db.example.com'], ports: [5432] },
+  udp: { cidrs: ['192.0.2.0/24'], ports: [53] },
+  icmp: { cidrs: ['192.0.2.0/24'] },
+};
+
+/** Ports people allow, with what usually runs there. */
+export const COMMON_PORTS: ReadonlyArray<[number, string]> = [
+  [443, 'HTTPS, TLS'], [80, 'HTTP'], [22, 'SSH (Git over SSH)'], [53, 'DNS'], [8443, 'HTTPS (alternate)'],
+  [8080, 'HTTP (alternate)'], [9418, 'Git protocol'], [5432, 'PostgreSQL'], [3306, 'MySQL'], [6379, 'Redis'],
+  [27017, 'MongoDB'], [11371, 'OpenPGP keyserver (HKP)'], [123, 'NTP'],
+];
+
+/** ALPN protocol ids (IANA registry) people meet in CI. */
+export const COMMON_ALPN: ReadonlyArray<[string, string]> = [
+  ['h2', 'HTTP/2 over TLS'], ['http/1.1', 'HTTP/1.1'], ['h3', 'HTTP/3'], ['acme-tls/1', 'ACME TLS-ALPN challenge'],
+  ['postgresql', 'PostgreSQL direct TLS'], ['imap', 'IMAP'], ['smtp', 'SMTP'],
+];
+
+function escapeSnippet(text: string): string {
+  return text.replace(/[\\$}]/g, (c) => `\\${c}`);
+}
+
+/** A one-line snippet of `value` whose string and number leaves are tab stops, in order. */
+export function snippetOf(value: unknown, next: { n: number } = { n: 1 }): string {
+  if (typeof value === 'string') return `"\${${next.n++}:${escapeSnippet(value)}}"`;
+  if (typeof value === 'number') return `\${${next.n++}:${value}}`;
+  if (Array.isArray(value)) return `[${value.map((v) => snippetOf(v, next)).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    const members = Object.entries(value).map(([k, v]) => `${escapeSnippet(JSON.stringify(k))}: ${snippetOf(v, next)}`);
+    return `{ ${members.join(', ')} }`;
+  }
+  return escapeSnippet(JSON.stringify(value));
+}

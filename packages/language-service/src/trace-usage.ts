@@ -1,0 +1,122 @@
+/**
+ * Trace-aware editing: what the accesses of downloaded traces say about each rule of the open
+ * policy. The server feeds core's explain results into a `TraceUsage`; these functions turn it
+ * into code lenses (how many accesses each rule decided, the hosts seen), `unnecessary` hints on
+ * rules no access used, and the denials list of the `netpolicy/denials` request.
+ */
+import { type ExplainResult, type PolicyDocument } from '@netpolicy/core';
+import { DiagnosticSeverity, DiagnosticTag, type CodeLens, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
+import { SOURCE } from './diagnostics';
+import { pointerRange } from './ranges';
+
+const MAX_HOSTS = 5;
+const MAX_DENIALS = 1000;
+
+export interface RuleUsage { count: number; hosts: string[] }
+
+export interface Denial {
+  trace: string;
+  sequence: number;
+  protocol: string;
+  destination: string;
+  recorded: 'allow' | 'deny' | 'none';
+  certain: boolean;
+  /** The rule that came nearest (a pointer), and why it missed. */
+  nearest: { rule: string; reason: string } | null;
+  /** The smallest addition that allows it (explain's `{pointer, value}`). */
+  fix: { pointer: string; value: unknown } | null;
+}
+
+export interface TraceUsage {
+  traces: string[];
+  observations: number;
+  /** By deciding rule: `/sources/0`, `/connections/1`, `preset:<name>`, `default`. */
+  byRule: Map<string, RuleUsage>;
+  denials: Denial[];
+  /** Denials beyond those kept. */
+  moreDenials: number;
+  /** Traces that could not be read, with the reason. */
+  errors: Array<{ trace: string; message: string }>;
+}
+
+export function emptyUsage(): TraceUsage {
+  return { traces: [], observations: 0, byRule: new Map(), denials: [], moreDenials: 0, errors: [] };
+}
+
+function hostOf(destination: string): string {
+  const m = /^[A-Z]+ [a-z]+:\/\/([^/:]+)/.exec(destination) ?? /^[a-z_]+ ([^\s:/]+)/.exec(destination);
+  return m ? m[1] : destination;
+}
+
+/** Adds one explained access of `trace` to the usage (bounded: at most a few hosts per rule and 1,000 denials). */
+export function addResult(usage: TraceUsage, trace: string, r: ExplainResult): void {
+  usage.observations++;
+  if (r.model.verdict === 'none') return;
+  const rule = r.model.rule ?? 'default';
+  let u = usage.byRule.get(rule);
+  if (!u) usage.byRule.set(rule, (u = { count: 0, hosts: [] }));
+  u.count++;
+  const host = hostOf(r.destination);
+  if (u.hosts.length < MAX_HOSTS && !u.hosts.includes(host)) u.hosts.push(host);
+  if (r.model.verdict === 'deny') {
+    if (usage.denials.length >= MAX_DENIALS) { usage.moreDenials++; return; }
+    usage.denials.push({
+      trace, sequence: r.sequence, protocol: r.protocol, destination: r.destination, recorded: r.recorded.verdict, certain: r.model.certain,
+      nearest: r.nearMiss ? { rule: r.nearMiss.rule, reason: r.nearMiss.reasons.map((x) => x.message).join('; ') } : null,
+      fix: r.fix ? { pointer: r.fix.pointer, value: r.fix.value } : null,
+    });
+  }
+}
+
+function lensTitle(u: RuleUsage | undefined): string {
+  if (!u) return 'no traced access used this rule';
+  const hosts = u.hosts.join(', ') + (u.hosts.length >= MAX_HOSTS ? ', …' : '');
+  return `${u.count} traced access${u.count === 1 ? '' : 'es'} decided here: ${hosts}`;
+}
+
+/** A lens on each source, connection and enabled preset with what the traces say about it. */
+export function traceCodeLenses(doc: PolicyDocument, usage: TraceUsage): CodeLens[] {
+  if (usage.traces.length === 0) return [];
+  const out: CodeLens[] = [];
+  const value = doc.value as Record<string, unknown> | undefined;
+  for (const key of ['sources', 'connections'] as const) {
+    const rules = value && Array.isArray(value[key]) ? (value[key] as unknown[]) : [];
+    rules.forEach((_rule, i) => {
+      const pointer = `/${key}/${i}`;
+      const range = pointerRange(doc, pointer);
+      if (range) out.push({ range, command: { title: lensTitle(usage.byRule.get(pointer)), command: '' } });
+    });
+  }
+  const presets = value && Array.isArray(value.presets) ? (value.presets as unknown[]) : [];
+  presets.forEach((name, i) => {
+    const range = pointerRange(doc, `/presets/${i}`);
+    if (range && typeof name === 'string') out.push({ range, command: { title: lensTitle(usage.byRule.get(`preset:${name}`)), command: '' } });
+  });
+  const denied = usage.byRule.get('default');
+  const range = pointerRange(doc, '/default', true) ?? pointerRange(doc, '');
+  if (range && denied) out.push({ range: { start: range.start, end: range.start }, command: { title: `default: ${lensTitle(denied)}`, command: '' } });
+  return out;
+}
+
+/** Hints (faded) on rules that no access of the traces used. */
+export function unusedRuleHints(doc: PolicyDocument, uri: string, usage: TraceUsage): LspDiagnostic[] {
+  if (usage.traces.length === 0 || usage.observations === 0) return [];
+  const out: LspDiagnostic[] = [];
+  const value = doc.value as Record<string, unknown> | undefined;
+  for (const key of ['sources', 'connections'] as const) {
+    const rules = value && Array.isArray(value[key]) ? (value[key] as unknown[]) : [];
+    rules.forEach((_rule, i) => {
+      const pointer = `/${key}/${i}`;
+      if (usage.byRule.has(pointer)) return;
+      const range = pointerRange(doc, pointer);
+      if (!range) return;
+      out.push({
+        range, severity: DiagnosticSeverity.Hint, tags: [DiagnosticTag.Unnecessary], source: SOURCE, code: 'unused-in-traces',
+        codeDescription: { href: 'https://github.com/netpolicy/netpolicy/blob/main/docs/editor.md#trace-aware-editing' },
+        message: `No access in ${usage.traces.length === 1 ? 'the trace' : `the ${usage.traces.length} traces`} used this rule (${usage.observations} observations).`,
+        data: { pointer, offset: 0, length: 0 },
+      });
+    });
+  }
+  return out;
+}
