@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { readTextFile, UsageError, type Io } from './io';
+import { readTextFile, UsageError, writeOutput, type Io } from './io';
 
 /** The name a file argument is shown by (`-` is standard input). */
 export function shownName(path: string): string {
@@ -59,7 +59,7 @@ export interface ReportSink {
 
 export function reportSink(io: Io, output: string | undefined): ReportSink {
   if (output === undefined || output === '-') return { toStdout: true, write: (text) => { io.stdout.write(text); } };
-  return { toStdout: false, write: (text) => writeFileAtomically(resolve(io.cwd, output), text, output) };
+  return { toStdout: false, write: (text) => { writeOutput(io, output, text); } };
 }
 
 /** A unified diff of one file's change (empty when nothing changed). */
