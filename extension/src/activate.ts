@@ -18,8 +18,10 @@ export interface NetpolicyApi {
   client(): BaseLanguageClient | undefined;
   /** When activate() began (ms since epoch). */
   readonly activatedAt: number;
-  /** When the client first reached the running state (ms since epoch). */
-  readonly started: Promise<number>;
+  /** When the first server start was asked for and when the client was running (ms since epoch). */
+  readonly started: Promise<{ requestedAt: number; readyAt: number }>;
+  /** How long activate() itself took (ms). */
+  activationMs(): number;
   /** The explain report's panel last shown (tests drive it). */
   explainPanel(): ExplainPanel | undefined;
 }
@@ -74,18 +76,22 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
   const activatedAt = Date.now();
   const channel = outputChannel();
   context.subscriptions.push(channel);
-  let resolveStarted!: (t: number) => void;
-  const started = new Promise<number>((r) => (resolveStarted = r));
+  let resolveStarted!: (t: { requestedAt: number; readyAt: number }) => void;
+  const started = new Promise<{ requestedAt: number; readyAt: number }>((r) => (resolveStarted = r));
+  let activationMs = -1;
 
   const assigner = new LanguageAssigner();
   context.subscriptions.push(
-    vscode.workspace.onDidOpenTextDocument((d) => void assigner.assign(d)),
+    vscode.workspace.onDidOpenTextDocument(async (d) => {
+      await assigner.assign(d);
+      if (POLICY_LANGUAGES.includes(d.languageId)) await startClient();
+    }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('netpolicy.filePatterns')) await assigner.refresh();
       if (e.affectsConfiguration('netpolicy.server.enable')) {
+        if (!serverEnabled()) await stopClient();
         await assigner.refresh();
-        if (serverEnabled()) await startClient();
-        else await stopClient();
+        if (serverEnabled() && vscode.workspace.textDocuments.some((d) => POLICY_LANGUAGES.includes(d.languageId))) await startClient();
       }
     }),
   );
@@ -99,15 +105,22 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     markdown: { isTrusted: false, supportHtml: false },
   };
 
-  async function startClient(): Promise<void> {
-    if (client || !serverEnabled()) return;
+  let starting: Promise<void> | undefined;
+  function startClient(): Promise<void> {
+    if (client || !serverEnabled()) return Promise.resolve();
+    return (starting ??= doStart().finally(() => { starting = undefined; }));
+  }
+
+  async function doStart(): Promise<void> {
+    const requestedAt = Date.now();
     try {
       client = await createClient(clientOptions, context);
       await client.start();
       const now = Date.now();
-      log(`language server running (${now - activatedAt} ms after activation)`);
-      resolveStarted(now);
+      log(`language server running (started in ${now - requestedAt} ms)`);
+      resolveStarted({ requestedAt, readyAt: now });
     } catch (e) {
+      client = undefined;
       log(`the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
       void vscode.window.showErrorMessage('netpolicy: the language server did not start; see the netpolicy output.', 'Show Output').then((a) => a && channel.show());
     }
@@ -130,8 +143,11 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
   registerCommands(context);
 
   await assigner.refresh();
-  await startClient();
-  return { client: () => client, activatedAt, started, explainPanel: () => ExplainPanel.current };
+  // The server starts with the first policy document (a workspace of other JSON costs nothing).
+  const policyOpen = vscode.workspace.textDocuments.some((d) => POLICY_LANGUAGES.includes(d.languageId));
+  activationMs = Date.now() - activatedAt;
+  if (policyOpen) await startClient();
+  return { client: () => client, activatedAt, started, activationMs: () => activationMs, explainPanel: () => ExplainPanel.current };
 }
 
 export async function deactivateClient(): Promise<void> {

@@ -218,19 +218,23 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, jobArg?: JobR
       return target;
     } catch (e) {
       if (cancel.isCancellationRequested) return undefined;
-      const failure = describeFetchError(e, job, baseUrl);
-      log(failure.message);
-      void vscode.window.showErrorMessage(failure.message, ...(failure.action ? [failure.action] : [])).then(async (a) => {
-        if (a === 'Set API Token') await vscode.commands.executeCommand('netpolicy.setToken');
-        else if (a === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
-        else if (a === 'Retry') await vscode.commands.executeCommand('netpolicy.fetchTrace', job);
-      });
-      return undefined;
+      return describeFetchError(e, job, baseUrl);
     } finally {
       sub.dispose();
     }
   });
   if (!saved) return undefined;
+  if (!(saved instanceof vscode.Uri)) {
+    // After the progress notification is gone: the failure, with the action to take.
+    const failure = saved;
+    log(failure.message);
+    void vscode.window.showErrorMessage(failure.message, ...(failure.action ? [failure.action] : [])).then(async (a) => {
+      if (a === 'Set API Token') await vscode.commands.executeCommand('netpolicy.setToken');
+      else if (a === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
+      else if (a === 'Retry') await vscode.commands.executeCommand('netpolicy.fetchTrace', job);
+    });
+    return undefined;
+  }
   await rememberTrace(context, saved);
   const policy = openPolicy();
   if (policy) void explainTraceCommand(context, saved, policy.uri);

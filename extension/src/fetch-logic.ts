@@ -52,7 +52,9 @@ export function describeFetchError(error: unknown, job: JobRef, baseUrl: string)
       case 'unavailable':
         return { message: `netpolicy: the service at ${baseUrl} is unavailable (${error.message}). Try again later.`, action: 'Retry' };
       case 'config':
-        return { message: `netpolicy: ${error.message}. Fix the setting netpolicy.baseUrl.`, action: 'Open Settings' };
+        return /token/i.test(error.message)
+          ? { message: `netpolicy: ${error.message}. Set the API token again.`, action: 'Set API Token' }
+          : { message: `netpolicy: ${error.message}. Fix the setting netpolicy.baseUrl.`, action: 'Open Settings' };
       case 'selector':
       case 'malformed-selector':
         return { message: `netpolicy: ${error.message}` };

@@ -51,9 +51,10 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<NetpolicyApi>('netpolicy.netpolicy');
   assert(ext, 'the extension netpolicy.netpolicy is not installed');
   const policyUri = file('ci.netpolicy.json');
-  // The budget "activation to first diagnostics < 1 s": the server's start (activation to a running
-  // client) plus the time from opening a policy to its diagnostics once the server runs. The
-  // extension host starts this test some time after activation, so the two are timed apart.
+  // The budget "activation to first diagnostics < 1 s": activate() itself, the server's start (from
+  // the first policy document to a running client) and the time from opening a policy to its
+  // diagnostics once the server runs. The extension host starts this test some time after
+  // activation, so the three are timed apart and added.
   let diagnosedAt = 0;
   const watch = vscode.languages.onDidChangeDiagnostics((e) => {
     if (!diagnosedAt && e.uris.some((u) => u.toString() === policyUri.toString()) && netpolicyDiagnostics(policyUri).length > 0) diagnosedAt = Date.now();
@@ -62,15 +63,16 @@ export async function run(): Promise<void> {
   const opened = vscode.workspace.openTextDocument(policyUri).then((d) => vscode.window.showTextDocument(d));
   const api = ext.isActive ? ext.exports : await ext.activate();
   await opened;
-  const serverReadyAt = await api.started;
+  const { requestedAt, readyAt: serverReadyAt } = await api.started;
 
   await test('diagnostics with codes on a policy file, each mistake once, none from the JSON support', async () => {
     const diags = await until('netpolicy diagnostics', () => { const d = netpolicyDiagnostics(policyUri); return d.length >= 11 ? d : undefined; });
     await until('the diagnostics event', () => diagnosedAt > 0);
     watch.dispose();
-    figures.activationToServerReadyMs = serverReadyAt - api.activatedAt;
+    figures.activateMs = api.activationMs();
+    figures.serverStartMs = serverReadyAt - requestedAt;
     figures.openToDiagnosticsMs = diagnosedAt - Math.max(openedAt, serverReadyAt);
-    figures.activationToFirstDiagnosticsMs = figures.activationToServerReadyMs + figures.openToDiagnosticsMs;
+    figures.activationToFirstDiagnosticsMs = figures.activateMs + figures.serverStartMs + figures.openToDiagnosticsMs;
     const doc = vscode.window.activeTextEditor!.document;
     assert(doc.languageId === 'netpolicy', `language is ${doc.languageId}`);
     const codes = diags.map(codeOf).sort();
@@ -88,10 +90,16 @@ export async function run(): Promise<void> {
     const other = await vscode.workspace.openTextDocument(file('other.json'));
     await vscode.window.showTextDocument(other, { preview: false });
     assert(other.languageId === 'json', `other.json became ${other.languageId}`);
-    // The policy got its diagnostics within ~1 s; give other.json the same chance to (wrongly) get some.
-    const before = Date.now();
-    await until('a second', () => Date.now() - before > 1500 || undefined, 3000);
-    assert(netpolicyDiagnostics(other.uri).length === 0, 'netpolicy diagnostics on other.json');
+    // VS Code's JSON support is live on the file once it answers for its symbols...
+    await until('JSON symbols of other.json', async () => {
+      const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', other.uri);
+      return symbols?.some((x) => x.name === 'sourcse');
+    });
+    // ...and absence has no event to wait for: the policy got its diagnostics within ~0.5 s of
+    // opening, so give other.json a full second to (wrongly) get some, from netpolicy or JSON.
+    const quietSince = Date.now();
+    await until('a quiet second', () => Date.now() - quietSince > 1000 || vscode.languages.getDiagnostics(other.uri).length > 0, 3000);
+    assert(vscode.languages.getDiagnostics(other.uri).length === 0, `diagnostics on other.json: ${vscode.languages.getDiagnostics(other.uri).map((d) => `${d.source}: ${d.message}`).join('; ')}`);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(policyUri));
   });
 
@@ -230,6 +238,24 @@ export async function run(): Promise<void> {
       await config.update('server.enable', undefined, vscode.ConfigurationTarget.Workspace);
     }
     await until('back in netpolicy with its diagnostics', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === policyUri.toString())?.languageId === 'netpolicy' && netpolicyDiagnostics(policyUri).length > 0 && vscode.languages.getDiagnostics(policyUri).every((d) => d.source === 'netpolicy'), 30_000);
+  });
+
+  await test('Restart Language Server: diagnostics again, timed once VS Code has settled', async () => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(policyUri));
+    await until('policy diagnostics before the restart', () => netpolicyDiagnostics(policyUri).length > 0);
+    let cleared = false;
+    let back = 0;
+    const sub = vscode.languages.onDidChangeDiagnostics(() => {
+      const n = netpolicyDiagnostics(policyUri).length;
+      if (n === 0) cleared = true;
+      else if (cleared && !back) back = Date.now();
+    });
+    const t0 = Date.now();
+    await vscode.commands.executeCommand('netpolicy.restartServer');
+    await until('diagnostics after the restart', () => back > 0);
+    sub.dispose();
+    // A server start plus the first diagnostics, without VS Code's own start-up competing for the CPU.
+    figures.settledServerStartToDiagnosticsMs = back - t0;
   });
 
   await test('every command is registered', async () => {

@@ -45,6 +45,10 @@ describe('describeFetchError', () => {
     let f;
     try { new NetpolicyClient({ baseUrl: 'http://svc.example' }); } catch (e) { f = describeFetchError(e, job, 'http://svc.example'); }
     expect(f?.action).toBe('Open Settings');
+    let g;
+    try { new NetpolicyClient({ baseUrl: 'https://svc.example', token: 'has space' }); } catch (e) { g = describeFetchError(e, job, 'https://svc.example'); }
+    expect(g?.action).toBe('Set API Token');
+    expect(g?.message).not.toContain('has space');
   });
 });
 

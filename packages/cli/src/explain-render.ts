@@ -1,11 +1,11 @@
 /** Rendering an explain report for people: terminal text (colour on a TTY only) and Markdown. */
-import { verdictSentence, type ExplainReport, type ExplainResult } from '@netpolicy/core';
+import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
 import { paint } from './io';
 import { escapeControl as e } from './escape';
 
 interface Group {
   destination: string;
-  /** The first result for this destination (the one shown), without its observation. */
+  /** The first result for this destination (the one shown). */
   first: ExplainResult;
   count: number;
   /** Sequences of the first few results (enough to show). */
@@ -54,7 +54,8 @@ export class GroupTable {
       this.omittedAccesses++;
       this.omittedDestinations++;
     }
-    this.groups.set(r.destination, { destination: r.destination, first: { ...r, observation: undefined as never, access: undefined }, count: 1, sequences: [r.sequence] });
+    // The result itself (held only while its group is: at most `capacity` of them).
+    this.groups.set(r.destination, { destination: r.destination, first: r, count: 1, sequences: [r.sequence] });
     this.singles.add(r.destination);
   }
 }
@@ -62,17 +63,24 @@ export class GroupTable {
 /**
  * What the people-facing reports need, gathered one result at a time: groups by destination and
  * counts by rule, so memory follows the number of destinations shown, not of observations.
+ * Sections follow what a developer debugging a job asks: what the model denies (and the job was
+ * denied too, or recorded nothing), what the job did that the model denies, what the job was
+ * denied that the model allows, and which rules allowed the rest.
  */
 export class ReportDigest {
+  /** Model denies; recorded denied or no recorded verdict. */
   readonly denied = new GroupTable();
+  /** Recorded allowed (the job performed it); model denies. */
+  readonly performed = new GroupTable();
+  /** Recorded denied; model allows. */
   readonly disagreeing = new GroupTable();
   readonly allowedByRule = new Map<string, number>();
-  get deniedCount(): number { return this.denied.total; }
-  get disagreeingCount(): number { return this.disagreeing.total; }
   allowedCount = 0;
+  get deniedCount(): number { return this.denied.total + this.performed.total; }
+  get disagreeingCount(): number { return this.disagreeing.total + this.performed.total; }
 
   add(r: ExplainResult): void {
-    if (r.model.verdict === 'deny') this.denied.add(r);
+    if (r.model.verdict === 'deny') (r.recorded.verdict === 'allow' ? this.performed : this.denied).add(r);
     else if (!r.agrees) this.disagreeing.add(r);
     else if (r.model.verdict === 'allow') {
       this.allowedCount++;
@@ -97,43 +105,68 @@ function fixText(r: ExplainResult): string | undefined {
   return e(`add to ${where}: ${JSON.stringify(r.fix.value)}${r.fix.note ? ` (${r.fix.note})` : ''}`);
 }
 
-function summaryLine(report: ExplainReport): string {
-  const s = report.summary;
-  const parts = [`${s.observations} observations`, `${s.allowed} allowed`, `${s.denied} denied`];
-  if (s.none) parts.push(`${s.none} without a verdict (DNS)`);
-  parts.push(`${s.disagreements} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts`);
-  return parts.join(', ');
+/** 12,345: thousands separated by hand (toLocaleString loads ICU data: ~20 ms at the first call). */
+const count = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
+
+/** `N accesses to M destinations` (M a lower bound once destinations were left out). */
+function extent(t: GroupTable): string {
+  const shown = t.groups.size;
+  return `${plural(t.total, 'access', 'accesses')} to ${t.omittedDestinations ? `more than ${count(shown)} destinations` : plural(shown, 'destination')}`;
 }
 
-export function renderText(report: ExplainReport, digest: ReportDigest, color: boolean): string {
+function omittedLine(t: GroupTable): string[] {
+  if (!t.omittedAccesses) return [];
+  return [`  … and ${plural(t.omittedAccesses, 'more access', 'more accesses')} not shown (the report keeps the ${count(t.capacity)} most repeated destinations; --format json lists every access)`, ''];
+}
+
+/** The legend, said once instead of on every entry. */
+export const LEGEND = 'recorded: what the job\'s network layer did (the trace). model: what this policy allows (the evaluation model).';
+
+export function renderText(report: ExplainReport, digest: ReportDigest, color: boolean, policy: Policy): string {
   const c = paint(color);
-  const out: string[] = [];
-  const denied = digest.deniedCount;
-  if (denied) {
-    const groups = sortedGroups(digest.denied);
-    out.push(c.bold(c.red(`Denied: ${denied} access${denied === 1 ? '' : 'es'} to ${groups.length} destination${groups.length === 1 ? '' : 's'}`)), '');
-    for (const g of groups) {
-      const r = g.first;
-      out.push(`  ${c.red('✗')} ${c.bold(e(g.destination))}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)})`)}`);
-      out.push(`      ${r.agrees ? '' : c.yellow('disagrees: ')}${e(verdictSentence(r))}`);
-      if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(e(r.nearMiss.rule))}: ${e(r.nearMiss.message)}`);
-      else out.push(`      nearest rule: none names this destination`);
-      const fix = fixText(r);
-      if (fix) out.push(`      ${c.green('fix')}: ${fix}`);
-      out.push('');
-    }
+  // Text from the policy and the trace is printed with control characters escaped (issue 10 item 2).
+  const rule = (id: string) => e(describeRule(policy, id));
+  const out: string[] = [c.gray(LEGEND), ''];
+  const head = (g: Group, mark: string, extra?: string) =>
+    `  ${mark} ${c.bold(e(g.destination))}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)}${extra ? `; ${e(extra)}` : ''})`)}`;
+  const denial = (g: Group, mark: string, recordedNote: boolean) => {
+    const r = g.first;
+    const note = recordedNote ? (r.recorded.verdict === 'none' ? 'no recorded verdict' : r.recorded.reason ? `recorded: ${r.recorded.reason}` : undefined) : undefined;
+    out.push(head(g, mark, note));
+    if (!r.model.certain) out.push(`      ${c.yellow('uncertain')}: an enabled preset with unknown contents might allow it`);
+    if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(rule(r.nearMiss.rule))}: ${e(r.nearMiss.message)}`);
+    else out.push('      nearest rule: none names this destination');
+    const fix = fixText(r);
+    const widen = r.nearMiss?.widen;
+    // Widening the rule that nearly matched comes first; a new rule is the alternative.
+    if (widen) out.push(`      ${c.green('fix')}: widen ${rule(r.nearMiss!.rule)}: ${e(`add to ${widen.pointer.replace(/\/-$/, '')}: ${JSON.stringify(widen.value)}`)}`);
+    if (fix) out.push(`      ${widen ? 'or, a new rule' : c.green('fix')}: ${fix}`);
+    out.push('');
+  };
+  if (digest.denied.total) {
+    out.push(c.bold(c.red(`Denied by the model: ${extent(digest.denied)}`)), '');
+    for (const g of sortedGroups(digest.denied)) denial(g, c.red('✗'), true);
+    out.push(...omittedLine(digest.denied));
   }
-  if (digest.disagreeingCount) {
-    out.push(c.bold(c.yellow(`Recorded verdict differs from the model: ${digest.disagreeingCount}`)), '');
+  if (digest.performed.total) {
+    out.push(c.bold(c.yellow(`Performed by the job, denied by the model: ${extent(digest.performed)}`)), c.gray('  The job reached these; under this policy it would not.'), '');
+    for (const g of sortedGroups(digest.performed)) denial(g, c.yellow('!'), false);
+    out.push(...omittedLine(digest.performed));
+  }
+  if (digest.disagreeing.total) {
+    out.push(c.bold(c.yellow(`Denied to the job, allowed by the model: ${extent(digest.disagreeing)}`)), '');
     for (const g of sortedGroups(digest.disagreeing)) {
-      out.push(`  ${c.yellow('!')} ${c.bold(e(g.destination))}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)})`)}`);
-      out.push(`      ${e(verdictSentence(g.first))}`, '');
+      const r = g.first;
+      out.push(head(g, c.yellow('!'), r.recorded.reason ? `recorded: ${r.recorded.reason}` : undefined));
+      out.push(`      allowed by ${c.cyan(rule(r.model.rule!))}${r.recorded.rule ? `; the job's layer applied ${e(r.recorded.rule)}` : ''}`, '');
     }
+    out.push(...omittedLine(digest.disagreeing));
   }
   if (digest.allowedCount) {
-    out.push(c.bold(c.green(`Allowed: ${digest.allowedCount}`)), '');
-    for (const [rule, n] of [...digest.allowedByRule].sort((a, b) => b[1] - a[1])) {
-      out.push(`  ${c.green('✓')} ${rule === 'default' ? 'the default (allow) alone, no rule' : e(rule)}  ${c.gray(`×${n}`)}`);
+    out.push(c.bold(c.green(`Allowed: ${plural(digest.allowedCount, 'access', 'accesses')}`)), '');
+    for (const [id, n] of [...digest.allowedByRule].sort((a, b) => b[1] - a[1])) {
+      out.push(`  ${c.green('✓')} ${id === 'default' ? 'the default (allow) alone, no rule' : rule(id)}  ${c.gray(`×${n}`)}`);
     }
     out.push('');
   }
@@ -143,6 +176,14 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
   if (report.summary.reliesOnDefault) out.push(`${report.summary.reliesOnDefault} access${report.summary.reliesOnDefault === 1 ? '' : 'es'} rely on \`default: allow\` alone.`, '');
   out.push(c.bold('Summary: ') + summaryLine(report));
   return out.join('\n') + '\n';
+}
+
+/** Counts by recorded verdict, the model's beside each. */
+export function summaryLine(report: ExplainReport): string {
+  const s = report.summary, rec = report.recorded;
+  const parts = [`${plural(rec.allowed, 'allowed', 'allowed')} (model: ${s.allowed})`, `${count(rec.denied)} denied (model: ${s.denied})`];
+  if (rec.none || s.none) parts.push(`${count(rec.none)} without a verdict (model: ${s.none})`);
+  return `${plural(s.observations, 'observation')} recorded as ${parts.join(', ')}; ${plural(s.disagreements, 'disagreement')}`;
 }
 
 function md(text: string): string {
@@ -155,17 +196,18 @@ export function renderMarkdown(report: ExplainReport, digest: ReportDigest): str
   out.push(`**${s.denied} denied**, ${s.allowed} allowed, ${s.observations} observations, ${s.disagreements} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts.`, '');
   if (digest.deniedCount) {
     out.push('### Denied', '', '| Destination | Count | Recorded vs model | Nearest rule | Fix |', '|---|---|---|---|---|');
-    for (const g of sortedGroups(digest.denied)) {
+    for (const g of [...sortedGroups(digest.denied), ...sortedGroups(digest.performed)]) {
       const r = g.first;
       const near = r.nearMiss ? `\`${r.nearMiss.rule}\`: ${md(r.nearMiss.message)}` : '';
-      const fix = r.fix ? `add to \`${r.fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(r.fix.value))}\`` : '';
+      const w = r.nearMiss?.widen;
+      const fix = [w ? `widen: add to \`${w.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(w.value))}\`` : '', r.fix ? `${w ? 'or ' : ''}add to \`${r.fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(r.fix.value))}\`` : ''].filter(Boolean).join('<br>');
       out.push(`| \`${md(g.destination)}\` | ${g.count} | ${md(verdictSentence(r))} | ${near} | ${fix} |`);
     }
     out.push('');
   }
   if (digest.disagreeingCount) {
     out.push('### Recorded verdict differs from the model', '');
-    for (const g of sortedGroups(digest.disagreeing)) out.push(`- \`${md(g.destination)}\` (×${g.count}): ${md(verdictSentence(g.first))}`);
+    for (const g of [...sortedGroups(digest.performed), ...sortedGroups(digest.disagreeing)]) out.push(`- \`${md(g.destination)}\` (×${g.count}): ${md(verdictSentence(g.first))}`);
     out.push('');
   }
   if (report.opaquePresets.length && s.uncertain) out.push(`> ${s.uncertain} denial(s) are uncertain: enabled presets with unknown contents (${report.opaquePresets.join(', ')}) might permit them.`, '');
@@ -178,6 +220,33 @@ export function renderMarkdown(report: ExplainReport, digest: ReportDigest): str
 export function jsonResult(r: ExplainResult) {
   const { index: _i, access: _a, observation: _o, reliesOnDefault, nearMiss, ...rest } = r;
   return { ...rest, nearMiss, ...(reliesOnDefault ? { reliesOnDefault } : {}) };
+}
+
+const str = (s: string | null): string => (s === null ? 'null' : JSON.stringify(s));
+
+/**
+ * JSON text of fixes and near misses, which explain shares between the results of one
+ * destination (bounded; a WeakMap cost more: every key an ephemeron for the collector).
+ */
+const sharedJson = new BoundedCache<object, string>(4096);
+function shared(value: object | null): string {
+  if (value === null) return 'null';
+  let text = sharedJson.get(value);
+  if (text === undefined) sharedJson.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
+/**
+ * `JSON.stringify(jsonResult(r))`, written out member by member (the same text, held to it by a
+ * test): no intermediate object per result, and the fix and near miss of a destination
+ * serialised once.
+ */
+export function resultJson(r: ExplainResult): string {
+  const rec = r.recorded, m = r.model;
+  return `{"sequence":${JSON.stringify(r.sequence)},"protocol":${str(r.protocol)},"destination":${str(r.destination)},`
+    + `"recorded":{"verdict":"${rec.verdict}","reason":${str(rec.reason)},"rule":${str(rec.rule)}},`
+    + `"model":{"verdict":"${m.verdict}","rule":${str(m.rule)},"certain":${m.certain}},"agrees":${r.agrees},`
+    + `"fix":${shared(r.fix)},"nearMiss":${shared(r.nearMiss)}${r.reliesOnDefault ? ',"reliesOnDefault":true' : ''}}`;
 }
 
 /** Where JSON text goes: stdout, or a spool while it is not yet known whether the pass counts. */
@@ -198,7 +267,7 @@ export class JsonReportWriter {
   constructor(private readonly sink: TextSink) {}
 
   add(r: ExplainResult): void {
-    this.pending += `${this.count++ ? ',' : ''}\n    ${JSON.stringify(jsonResult(r))}`;
+    this.pending += `${this.count++ ? ',' : ''}\n    ${resultJson(r)}`;
     if (this.pending.length >= FLUSH_AT) this.flush();
   }
 

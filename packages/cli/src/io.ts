@@ -70,7 +70,8 @@ export function paint(enabled: boolean) {
  * Writes a command's output: to stdout when `target` is undefined or `-`, otherwise to the file
  * `target` (relative to `io.cwd`) atomically: a temporary file beside it, then a rename, so a
  * failure leaves no file and an existing file untouched. A replaced file keeps its mode (a
- * `0600` file stays `0600`); a new file gets 0666 minus the umask, like any other tool's.
+ * `0600` file stays `0600`); a new file gets 0666 minus the umask, like any other tool's. A
+ * device or FIFO (`/dev/stdout`, `/dev/null`) is written in place.
  * Returns where the text went (`undefined` for stdout). A failed write is a UsageError (exit 2).
  */
 export function writeOutput(io: Io, target: string | undefined, text: string): string | undefined {
@@ -88,6 +89,16 @@ function writeAtomically(path: string, text: string, shown: string): void {
   try {
     const st = statSync(path);
     if (st.isDirectory()) throw new UsageError(`cannot write ${shown}: is a directory`);
+    if (!st.isFile()) {
+      // A device or a FIFO (`-o /dev/stdout`, `/dev/null`, a named pipe): written in place; renaming
+      // a file over it would replace the device itself.
+      try {
+        writeFileSync(path, text);
+      } catch (error) {
+        throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
+      }
+      return;
+    }
     existingMode = st.mode & 0o7777;
   } catch (error) {
     if (error instanceof UsageError) throw error;

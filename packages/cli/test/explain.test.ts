@@ -36,13 +36,39 @@ describe('netpolicy explain', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).not.toContain('\u001b[');
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('Denied: 10 accesses to 9 destinations');
-    expect(r.stdout).toContain('✗ GET https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz  ×2  (sequence 2, 3)');
-    expect(r.stdout).toContain('nearest rule: /connections/0: `*.example.org` matches names below example.org, never example.org itself');
+    expect(lines[0]).toBe('recorded: what the job\'s network layer did (the trace). model: what this policy allows (the evaluation model).');
+    expect(lines[2]).toBe('Denied by the model: 10 accesses to 9 destinations');
+    // The legend is said once; no entry repeats the recorded/model sentence.
+    expect(r.stdout).not.toContain('; model: denied by the default');
+    expect(r.stdout).toContain('✗ GET https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz  ×2  (sequence 2, 3; recorded: not allowed by policy)');
+    // Rules are named by kind and first host beside the pointer.
+    expect(r.stdout).toContain('nearest rule: /connections/0 (tls *.example.org): `*.example.org` matches names below example.org, never example.org itself');
+    expect(r.stdout).toContain('nearest rule: /sources/1 (oci ghcr.example.com): PUT is operation `push`');
+    expect(r.stdout).toContain('✓ /sources/0 (npm registry.npmjs.org)  ×1');
     expect(r.stdout).toContain('fix: add to /sources: {"npm":{"urls":["https://registry.yarnpkg.com"]}}');
-    expect(r.stdout).toContain('recorded: denied (blocked by organisation egress list); model: allowed by preset:pypi');
-    expect(r.stdout.indexOf('Denied:')).toBeLessThan(r.stdout.indexOf('Recorded verdict differs'));
-    expect(lines.at(-2)).toBe('Summary: 15 observations, 4 allowed, 10 denied, 1 without a verdict (DNS), 1 disagreement with the recorded verdicts');
+    expect(r.stdout).toContain('Denied to the job, allowed by the model: 1 access to 1 destination\n\n  ! GET https://files.pythonhosted.org/packages/numpy-2.1.0-cp312-cp312-manylinux_2_17_x86_64.whl  (sequence 12; recorded: blocked by organisation egress list)\n      allowed by preset:pypi');
+    expect(r.stdout.indexOf('Denied by the model:')).toBeLessThan(r.stdout.indexOf('Denied to the job, allowed by the model'));
+    // Counted by recorded verdict, the model's count beside each.
+    expect(lines.at(-2)).toBe('Summary: 15 observations recorded as 3 allowed (model: 4), 11 denied (model: 10), 1 without a verdict (model: 1); 1 disagreement');
+  });
+
+  it('text: accesses the job performed that the model denies have their own section, not under the denials', async () => {
+    const trace = join(dir, 'performed.json');
+    writeFileSync(trace, JSON.stringify({ observations: [
+      { protocol: 'http', sequence: 1, method: 'GET', url: 'https://telemetry.example.io/v1/collect', denied: false },
+      { protocol: 'http', sequence: 2, method: 'GET', url: 'https://telemetry.example.io/v1/collect', denied: false },
+      { protocol: 'http', sequence: 3, method: 'GET', url: 'https://blocked.example.io/', denied: true },
+    ] }));
+    const r = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', trace]);
+    expect(r.code).toBe(0);
+    const denied = r.stdout.indexOf('Denied by the model: 1 access to 1 destination');
+    const performed = r.stdout.indexOf('Performed by the job, denied by the model: 2 accesses to 1 destination');
+    expect(denied).toBeGreaterThan(0);
+    expect(performed).toBeGreaterThan(denied);
+    expect(r.stdout.slice(denied, performed)).not.toContain('telemetry');
+    expect(r.stdout.slice(performed)).toContain('! GET https://telemetry.example.io/v1/collect  ×2  (sequence 1, 2)');
+    expect(r.stdout.slice(performed)).toContain('fix: add to /connections: {"tls":{"serverNamePatterns":["telemetry.example.io"],"ports":[443]}}');
+    expect(r.stdout).toContain('Summary: 3 observations recorded as 2 allowed (model: 0), 1 denied (model: 3); 2 disagreements');
   });
 
   it('colours on a TTY (and honours NO_COLOR)', async () => {
@@ -113,6 +139,23 @@ describe('netpolicy explain', () => {
     expect((await run(['explain', '--trace', fx('denials/trace.json')])).stderr).toContain('missing option --policy');
     expect((await run(['explain', '--policy', 'a', '--trace', 'b', '--format', 'yaml'])).code).toBe(2);
     expect((await run(['explain', '--help'])).stdout).toContain('Exit codes');
+  });
+});
+
+describe('explain: a trace invalid partway', () => {
+  it('exits 2 with the message on stderr; stdout is never a complete JSON report', () => {
+    const good = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ protocol: 'http', sequence: i, url: `https://x${i}.example/${'p'.repeat(40)}`, denied: true }));
+    for (const [name, bad] of [['type', '{"protocol":"tcp","remote_port":"443"}'], ['syntax', '{"protocol":"http",]'], ['truncated', '{"protocol":"dns"']]) {
+      const file = join(mkdtempSync(join(tmpdir(), 'netpolicy-explain-partway-')), `${name}.json`);
+      writeFileSync(file, `{"observations":[${good.join(',')},${bad}${name === 'truncated' ? '' : ']}'}`);
+      for (const format of ['json', 'text']) {
+        const r = runCli(['explain', '--format', format, '--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', file]);
+        expect(r.code, `${name} ${format}`).toBe(2);
+        expect(r.stderr).toMatch(name === 'truncated' ? /truncated/ : /observation 1500/);
+        if (format === 'text') expect(r.stdout).toBe('');
+        else expect(() => JSON.parse(r.stdout)).toThrow();
+      }
+    }
   });
 });
 

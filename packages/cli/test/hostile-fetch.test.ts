@@ -3,7 +3,8 @@
  * 4, 5, 6, 8): control characters in problem documents, the token echoed, timeouts past what a
  * timer holds, `-o` over a private file, `-o -`, stdout on a full disk.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -165,7 +166,7 @@ describe('--output (issue 10 items 4 and 8)', () => {
   });
 
   it('a new file follows the umask', async () => {
-    for (const [umask, mode] of [['077', 0o600], ['022', 0o644], ['027', 0o640]] as const) {
+    for (const [umask, mode] of [['077', 0o600], ['022', 0o644], ['027', 0o640], ['002', 0o664], ['000', 0o666]] as const) {
       const out = join(dir, `new-${umask}.json`);
       const r = await fetchTrace('ok', ['-o', out], {}, { umask });
       expect(r.code).toBe(0);
@@ -180,6 +181,39 @@ describe('--output (issue 10 items 4 and 8)', () => {
     expect(r.stdout).toBe(`${trace}\n`);
     expect(r.stderr).toBe('');
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  // Devices and FIFOs are made in the test's own directory: a build that renamed over them (as
+  // before this change) would then replace only those, never /dev/full or /dev/null.
+  it('-o a FIFO is written in place, and stays a FIFO', async (ctx) => {
+    const fifo = join(dir, 'fifo');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return ctx.skip(); // no mkfifo here
+    const received = new Promise<string>((done, fail) => {
+      let text = '';
+      createReadStream(fifo, 'utf8').on('data', (c) => (text += c)).on('end', () => done(text)).on('error', fail);
+    });
+    const r = await fetchTrace('ok', ['-o', fifo]);
+    expect(r.code).toBe(0);
+    expect(await received).toBe(`${trace}\n`);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('-o a full device: one line naming the file and the reason, exit 2, the device stays', async (ctx) => {
+    const full = join(dir, 'full');
+    // A character device like /dev/full (1, 7), where this machine lets the test make and use one
+    // (root, a mount without nodev); skipped, visibly, elsewhere.
+    if (spawnSync('mknod', [full, 'c', '1', '7']).status !== 0) return ctx.skip();
+    let code: string | undefined;
+    try {
+      writeFileSync(full, 'x');
+    } catch (error) {
+      code = (error as NodeJS.ErrnoException).code;
+    }
+    if (code !== 'ENOSPC') return ctx.skip();
+    const r = await fetchTrace('ok', ['-o', full]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`netpolicy fetch: cannot write ${full}: no space left on device (ENOSPC)\n`);
+    expect(statSync(full).isCharacterDevice()).toBe(true);
   });
 
   it.skipIf(!existsSync('/dev/full'))('stdout on a full disk: one line, exit 2', async () => {

@@ -107,7 +107,7 @@ describe('fuzz: netpolicy serve', () => {
       } else {
         expect([MEDIA_TYPES.json, MEDIA_TYPES.sbom]).toContain(res.headers['content-type']);
       }
-    }), { numRuns: 400, interruptAfterTimeLimit: 6000 });
+    }), { numRuns: 400, interruptAfterTimeLimit: 4000 });
     expect(answered).toBeGreaterThan(20);
     expect(serve.child.exitCode).toBeNull();
     const ok = await rawRequest(serve.url, `GET ${targets[0]} HTTP/1.1\r\nhost: x\r\nconnection: close\r\nauthorization: Bearer ${SERVE_TOKEN}\r\n\r\n`);
@@ -210,7 +210,7 @@ describe('fuzz: the client and netpolicy fetch against a hostile service', () =>
         expect(noPieceOf(TOKEN, shown), shown).toBe(true);
       }
       for (const retry of retries) expect(noPieceOf(TOKEN, retry.reason), retry.reason).toBe(true);
-    }), { numRuns: 300, interruptAfterTimeLimit: 6000 });
+    }), { numRuns: 300, interruptAfterTimeLimit: 4000 });
     expect(errors).toBeGreaterThan(10);
   });
 
@@ -225,6 +225,6 @@ describe('fuzz: the client and netpolicy fetch against a hostile service', () =>
       expect(noPieceOf(TOKEN, p.stderr), p.stderr).toBe(true);
       if (p.code !== 0) expect(p.stdout).toBe('');
       else expect(JSON.parse(p.stdout)).toBeTypeOf('object');
-    }), { numRuns: 12, interruptAfterTimeLimit: 8000 });
+    }), { numRuns: 10, interruptAfterTimeLimit: 6000 });
   }, 30000);
 });

@@ -78,6 +78,12 @@ describe('HEAD wherever GET works (RFC 9110 9.3.2)', () => {
     expect((await rawRequest(serve.url, get('/v1preview1/sbom?repo=x', AUTH, 'HEAD'))).status).toBe(400);
   });
 
+  it('CONNECT (which Node keeps from the request handler): 405 problem document', async () => {
+    const r = await rawRequest(serve.url, 'CONNECT other.example:443 HTTP/1.1\r\nhost: other.example:443\r\n\r\n');
+    expectProblem(r, 405);
+    expect(r.headers.allow).toBe('GET, HEAD');
+  });
+
   it('other methods: 405 naming GET and HEAD', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
       const r = await rawRequest(serve.url, get(TRACE, AUTH, method));

@@ -123,6 +123,29 @@ describe('policy and trace strings are printed with control characters escaped (
     }
   });
 
+  it('test and diff: test names and trace destinations', async () => {
+    const tests = join(dir, 'evil.tests.json');
+    writeFileSync(tests, JSON.stringify({ tests: [
+      { name: `ok\r\n${evil}`, http: { url: 'https://pypi.org/simple/x/' }, expect: 'deny' },
+      { name: `fails\u001b[2K\u001b[1A`, http: { url: 'https://evil.example/\u009b31m' }, expect: 'allow' },
+    ] }));
+    const t = await runProc(['test', '--policy', denyPolicy, tests]);
+    expect(t.code).toBe(1);
+    expect(t.stdout + t.stderr).not.toMatch(RAW_CONTROL);
+    expect(t.stdout).toContain('fails\\u001b[2K\\u001b[1A');
+    const allow = join(dir, 'allow.json');
+    writeFileSync(allow, JSON.stringify({ default: 'allow', presets: [] }));
+    const trace = join(dir, 'evil-diff-trace.json');
+    writeFileSync(trace, JSON.stringify({
+      schema_version: '1.0',
+      job: { provider: 'ciprovider', repository: 'acme/app', job_id: '1', status: 'success' },
+      observations: [{ protocol: 'http', observed_at: '2026-03-02T10:15:01.037Z', sequence: 1, method: 'GET', url: 'https://evil.example/\u001b]0;t\u0007\u202ex', remote_ip: '192.0.2.1', status_code: 200, response_body_size: '0', denied: false }],
+    }));
+    const d = await runProc(['diff', '--trace', trace, allow, denyPolicy]);
+    expect(d.stdout + d.stderr).not.toMatch(RAW_CONTROL);
+    expect(d.stdout).toContain('newly denied');
+  });
+
   it('an unknown command and a missing file are echoed escaped', async () => {
     const r = await runProc(['che\u001b[31mck']);
     expect(r.code).toBe(2);

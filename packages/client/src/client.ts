@@ -92,6 +92,10 @@ export class NetpolicyClient {
     if (options.token !== undefined && (options.token === '' || /[\s]/.test(options.token))) {
       throw new ConfigError('the token is empty or contains whitespace');
     }
+    if (options.token !== undefined && /[^\x21-\x7e]/.test(options.token)) {
+      // fetch would refuse it (or send something else) with an error that quotes the header.
+      throw new ConfigError('the token contains a character that cannot be sent in an Authorization header (only visible ASCII characters can)');
+    }
     if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
       throw new ConfigError(`the token is ${options.token.length} character${options.token.length === 1 ? '' : 's'} long; tokens shorter than ${MIN_TOKEN_LENGTH} characters are refused, as they cannot be kept out of messages safely`);
     }

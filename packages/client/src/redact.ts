@@ -27,21 +27,34 @@ const fold = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 export function redact(text: string, token: string | undefined): string {
   if (!token || text.length < Math.min(FRAGMENT_LENGTH, token.length)) return text;
   const t = fold(text);
-  const k = fold(token);
+  const { folded: k, automaton } = tokenIndex(token);
   let covered: Uint8Array | undefined;
-  const cover = (from: number, to: number) => { (covered ??= new Uint8Array(text.length)).fill(1, from, to); };
-  // Prefixes (the whole token included): find the first FRAGMENT_LENGTH characters, then extend.
-  const head = k.slice(0, FRAGMENT_LENGTH);
-  for (let at = t.indexOf(head); at >= 0; at = t.indexOf(head, at + 1)) {
-    let end = at + head.length;
-    while (end < t.length && end - at < k.length && t[end] === k[end - at]) end++;
-    cover(at, end);
-  }
-  // Any other piece of half the token or more: every window of that length is looked up.
-  const n = Math.max(FRAGMENT_LENGTH, Math.ceil(k.length / 2));
-  if (n <= k.length && t.length >= n) {
-    const pieces = piecesOf(k, n);
-    for (let i = 0; i + n <= t.length; i++) if (pieces.has(t.slice(i, i + n))) cover(i, i + n);
+  // Both sweeps below yield intervals in order of their start, so a running "filled to" keeps the
+  // union linear in the text, whatever the token (even `aaaaaaaa…`).
+  let filled = 0;
+  const cover = (from: number, to: number) => {
+    if (to <= filled) return;
+    (covered ??= new Uint8Array(text.length)).fill(1, Math.max(from, filled), to);
+    filled = to;
+  };
+  // Prefixes (the whole token included): the longest prefix of the token at each position (Z-function).
+  const z = prefixMatches(k, t);
+  for (let i = 0; i < t.length; i++) if (z[i] >= FRAGMENT_LENGTH) cover(i, i + z[i]);
+  // Any other piece of half the token or more: the longest piece of the token ending at each
+  // position (matching statistics over the token's suffix automaton).
+  const min = Math.max(FRAGMENT_LENGTH, Math.ceil(k.length / 2));
+  filled = 0;
+  let state = 0;
+  let length = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    while (state !== 0 && !automaton.next[state].has(c)) {
+      state = automaton.link[state];
+      length = automaton.len[state];
+    }
+    const to = automaton.next[state].get(c);
+    if (to === undefined) { state = 0; length = 0; } else { state = to; length++; }
+    if (length >= min) cover(i - length + 1, i + 1);
   }
   if (!covered) return text;
   const marks = covered as Uint8Array;
@@ -56,6 +69,77 @@ export function redact(text: string, token: string | undefined): string {
   return out;
 }
 
+/** For each position of `text`, how many characters from there equal the start of `pattern` (Z-function, linear). */
+function prefixMatches(pattern: string, text: string): Int32Array {
+  const n = pattern.length;
+  // Z-function of pattern + separator + text; the separator (index n) equals nothing.
+  const total = n + 1 + text.length;
+  const at = (i: number): string | undefined => (i < n ? pattern[i] : i === n ? undefined : text[i - n - 1]);
+  const z = new Int32Array(total);
+  let left = 0;
+  let right = 0;
+  for (let i = 1; i < total; i++) {
+    let length = i < right ? Math.min(right - i, z[i - left]) : 0;
+    while (i + length < total && length < n) {
+      const a = at(length);
+      if (a === undefined || a !== at(i + length)) break;
+      length++;
+    }
+    z[i] = length;
+    if (i + length > right) { left = i; right = i + length; }
+  }
+  return z.subarray(n + 1);
+}
+
+interface SuffixAutomaton { next: Map<string, number>[]; link: Int32Array; len: Int32Array }
+
+let indexCache: { token: string; folded: string; automaton: SuffixAutomaton } | undefined;
+
+/** The folded token and its suffix automaton (kept for the latest token: one per client in practice). */
+function tokenIndex(token: string): { folded: string; automaton: SuffixAutomaton } {
+  if (indexCache?.token === token) return indexCache;
+  const folded = fold(token);
+  indexCache = { token, folded, automaton: suffixAutomaton(folded) };
+  return indexCache;
+}
+
+/** The suffix automaton of `s` (every substring of `s` is a path from state 0), built in linear time. */
+function suffixAutomaton(s: string): SuffixAutomaton {
+  const size = 2 * s.length + 1;
+  const next: Map<string, number>[] = [new Map()];
+  const link = new Int32Array(size).fill(-1);
+  const len = new Int32Array(size);
+  let last = 0;
+  let count = 1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    const cur = count++;
+    next[cur] = new Map();
+    len[cur] = len[last] + 1;
+    let p = last;
+    while (p !== -1 && !next[p].has(c)) { next[p].set(c, cur); p = link[p]; }
+    if (p === -1) {
+      link[cur] = 0;
+    } else {
+      const q = next[p].get(c)!;
+      if (len[p] + 1 === len[q]) {
+        link[cur] = q;
+      } else {
+        const clone = count++;
+        next[clone] = new Map(next[q]);
+        len[clone] = len[p] + 1;
+        link[clone] = link[q];
+        while (p !== -1 && next[p].get(c) === q) { next[p].set(c, clone); p = link[p]; }
+        link[q] = clone;
+        link[cur] = clone;
+      }
+    }
+    last = cur;
+  }
+  link[0] = 0; // the matching loop stops at state 0
+  return { next, link, len };
+}
+
 /**
  * `redact` for a body that is not a parsed document: JSON `\uXXXX` escapes are decoded first, so a
  * token written with them (in a document cut short or otherwise unparsable) is found too.
@@ -64,20 +148,6 @@ export function redactBody(text: string, token: string | undefined): string {
   if (!token) return text;
   const decoded = text.includes('\\u') ? text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text;
   return redact(decoded, token);
-}
-
-const cache = new Map<string, Set<string>>();
-
-function piecesOf(token: string, k: number): Set<string> {
-  const key = `${k}:${token}`;
-  let set = cache.get(key);
-  if (!set) {
-    set = new Set();
-    for (let i = 0; i + k <= token.length; i++) set.add(token.slice(i, i + k));
-    cache.clear(); // one token per client in practice: keep only the latest
-    cache.set(key, set);
-  }
-  return set;
 }
 
 /** `redact` over every string (member names included) of a parsed JSON value. */

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError, ConfigError, MAX_TIMEOUT_MS, MIN_TOKEN_LENGTH, NetpolicyClient, parseHttpDate, parseRetryAfter, redact,
@@ -32,6 +33,7 @@ const scenarios: Record<string, Handler> = {
   prefix: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `token ${TOKEN.slice(0, 7)}… is unknown`)),
   middle: (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', `part ${TOKEN.slice(5, 16)} seen`)),
   'in-extension': (_q, r) => send(r, 418, 'application/problem+json', problemBody('Rejected', 'see instance', { instance: `/tokens/${TOKEN}`, nested: { deeper: [TOKEN.slice(0, 9)] } })),
+  proto: (_q, r) => send(r, 418, 'application/problem+json', `{"type":"about:blank","title":"t","status":418,"detail":"d","__proto__":{"polluted":"${TOKEN}"},"constructor":{"prototype":{"x":"${TOKEN}"}}}`),
   'html-cut': (_q, r) => send(r, 418, 'text/plain', `${'x'.repeat(115)}${TOKEN} trailing`),
   'in-media-type': (_q, r) => send(r, 200, `application/${TOKEN}`, trace),
   'in-reasons': (_q, r) => send(r, 200, 'application/json', JSON.stringify({ job: {}, observations: [{ protocol: TOKEN, observed_at: 'x', sequence: 0 }] })),
@@ -88,7 +90,7 @@ function expectNoTokenPiece(text: string): void {
 }
 
 describe('the token in service text (issue 10 item 5)', () => {
-  for (const scenario of ['whole', 'glued', 'escaped', 'prefix', 'in-extension', 'html-cut', 'in-media-type', 'in-reasons', 'redirect-elsewhere']) {
+  for (const scenario of ['whole', 'glued', 'escaped', 'prefix', 'in-extension', 'proto', 'html-cut', 'in-media-type', 'in-reasons', 'redirect-elsewhere']) {
     it(`never hands over the token or a long prefix of it: ${scenario}`, async () => {
       const error = await failure(scenario);
       const text = everything(error);
@@ -104,6 +106,14 @@ describe('the token in service text (issue 10 item 5)', () => {
     expect(error.message).toBe('HTTP 418: Rejected: token [redacted] is not allowed');
     expect((await failure('prefix')).detail).toBe('token [redacted]… is unknown');
     expect((await failure('glued')).detail).toBe('id=x[redacted]y;');
+  });
+
+  it('a __proto__ member is redacted as data, and pollutes nothing', async () => {
+    const error = await failure('proto');
+    expect(everything(error)).not.toContain(TOKEN.slice(0, 6));
+    expect(Object.getOwnPropertyDescriptor(error.problem, '__proto__')?.value).toEqual({ polluted: '[redacted]' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(error.problem)).toBe(Object.prototype);
   });
 
   it('removes a piece of half the token from its middle', async () => {
@@ -132,6 +142,60 @@ describe('the token in service text (issue 10 item 5)', () => {
       expect(() => new NetpolicyClient({ baseUrl: base, token })).toThrow(/shorter than 8 characters are refused/);
     }
     expect(() => new NetpolicyClient({ baseUrl: base, token: 'abcdefgh' })).not.toThrow();
+    for (const token of ['abcdefgh\u0001ijkl', 'abcdéfghijkl', 'abcdefghijk€', 'abc\u007fdefghij']) {
+      expect(() => new NetpolicyClient({ baseUrl: base, token })).toThrow(/cannot be sent in an Authorization header/);
+    }
+  });
+
+  it('redact equals the naive reference (every window of half the token looked up), on random tokens and texts', () => {
+    // The reference: a position is hidden when it lies in a prefix of 6+ characters or in a window
+    // of half the token (at least 6) that is a piece of the token, ignoring ASCII case.
+    const reference = (text: string, token: string): string => {
+      const t = text.toLowerCase();
+      const k = token.toLowerCase();
+      const hide = new Array<boolean>(text.length).fill(false);
+      for (let i = 0; i < t.length; i++) {
+        let m = 0;
+        while (i + m < t.length && m < k.length && t[i + m] === k[m]) m++;
+        if (m >= 6) hide.fill(true, i, i + m);
+      }
+      const min = Math.max(6, Math.ceil(k.length / 2));
+      const pieces = new Set(Array.from({ length: Math.max(0, k.length - min + 1) }, (_, j) => k.slice(j, j + min)));
+      for (let i = 0; i + min <= t.length; i++) if (pieces.has(t.slice(i, i + min))) hide.fill(true, i, i + min);
+      let out = '';
+      for (let i = 0; i < text.length; i++) {
+        if (!hide[i]) out += text[i];
+        else if (i === 0 || !hide[i - 1]) out += '[redacted]';
+      }
+      return out;
+    };
+    // A small alphabet, so that texts share many pieces with the token.
+    const ascii = (max: number) => fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'c', '-', '1'), minLength: 0, maxLength: max });
+    fc.assert(fc.property(
+      fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-', '1', 'x'), minLength: 8, maxLength: 80 }),
+      fc.array(fc.oneof(ascii(12), fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => ({ a, b }))), { maxLength: 12 }),
+      (token, parts) => {
+        const text = parts.map((p) => (typeof p === 'string' ? p : token.slice(p.a % token.length, p.a % token.length + 1 + (p.b % token.length)).toUpperCase())).join('');
+        expect(redact(text, token)).toBe(reference(text, token));
+      },
+    ), { numRuns: 2000 });
+  });
+
+  it('redact stays linear for a long token and a long hostile text', () => {
+    let seed = 42;
+    const token = Array.from({ length: 8192 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[(seed = (seed * 1103515245 + 12345) % 2147483648) % 36]).join('');
+    const text = `${token.slice(0, 5000)}!${token.slice(100, 4000)}`.repeat(13).slice(0, 64 * 1024);
+    const started = Date.now();
+    const out = redact(text, token);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(out).not.toContain(token.slice(0, 6));
+    expect(out).toContain('!');
+    // Degenerate tokens cost no more: every position matches a long prefix and many pieces.
+    for (const [tok, txt, expected] of [['a'.repeat(8192), 'a'.repeat(65536), '[redacted]'], ['ab'.repeat(4096), `${'ab'.repeat(20000)}b${'ba'.repeat(12000)}`, '[redacted]b[redacted]']]) {
+      const t0 = Date.now();
+      expect(redact(txt, tok)).toBe(expected);
+      expect(Date.now() - t0).toBeLessThan(1000);
+    }
   });
 
   it('redact: the one function, as a property over random texts and tokens', () => {

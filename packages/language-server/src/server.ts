@@ -6,8 +6,8 @@
  * project file `netpolicy.config.json`.
  */
 import {
-  PROJECT_CONFIG_FILE, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
-  type Diagnostic, type PolicyDocument, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
+  LineIndex, PROJECT_CONFIG_FILE, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
+  type Diagnostic, type PolicyDocument, type Position, type Range, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
 } from '@netpolicy/core';
 import {
   FIX_ALL_KIND, addResult, doComplete, doHover, emptyUsage, findDocumentLinks, findDocumentSymbols, format, getCodeActions,
@@ -47,6 +47,25 @@ interface Entry {
 }
 
 class Cancelled extends Error {}
+
+/**
+ * Positions from the TextDocument's own line offsets, which it updates incrementally with each
+ * change: no new line index per version (~4 ms on a 2 MB policy).
+ */
+class DocumentLines extends LineIndex {
+  constructor(private readonly td: TextDocument) {
+    super(td.getText());
+  }
+  override positionAt(offset: number): Position {
+    return this.td.positionAt(offset);
+  }
+  override offsetAt(position: Position): number {
+    return this.td.offsetAt(position);
+  }
+  override range(offset: number, length: number): Range {
+    return { start: this.td.positionAt(offset), end: this.td.positionAt(offset + length) };
+  }
+}
 
 /** Fire-and-forget a message to the client: a connection closed meanwhile is not an error worth more than silence. */
 function notify(sent: PromiseLike<unknown> | void): void {
@@ -122,7 +141,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const e = entryOf(uri);
     if (e.version !== td.version || !e.doc) {
       e.version = td.version;
-      e.doc = parsePolicyDocument(td.getText(), { fileName: host.uriToPath(uri) ?? uri });
+      e.doc = parsePolicyDocument(td.getText(), { fileName: host.uriToPath(uri) ?? uri, lineIndex: new DocumentLines(td) });
       e.core = undefined;
     }
     return e.doc;

@@ -42,6 +42,10 @@ class FastTokens {
   private end = 0;
   private error = 0;
   private kind = 0;
+  /** Offsets of the next `\n`, `\r` and `\\` at or after the last string (-1: none left, -2: not searched yet). */
+  private nextLF = -2;
+  private nextCR = -2;
+  private nextBS = -2;
   constructor(private readonly text: string) {}
 
   scan(): number {
@@ -73,13 +77,14 @@ class FastTokens {
         }
         if (close < 0) { this.end = text.length; this.error = 1; return (this.kind = SyntaxKind.StringLiteral); }
         this.end = close + 1;
-        let escapes = false;
-        for (let k = i + 1; k < close; k++) {
-          const d = text.charCodeAt(k);
-          if (d < 32) this.error = 1;
-          else if (d === 92) escapes = true;
-        }
-        if (escapes && this.error === 0) {
+        // A line break ends a string for jsonc-parser (an error: fall back); escapes must be valid.
+        // The next line break and backslash are remembered: each search moves forward only, so the
+        // whole scan stays linear even in a text without line breaks.
+        if (this.nextLF !== -1 && this.nextLF < i) this.nextLF = text.indexOf('\n', i);
+        if (this.nextCR !== -1 && this.nextCR < i) this.nextCR = text.indexOf('\r', i);
+        if (this.nextBS !== -1 && this.nextBS < i) this.nextBS = text.indexOf('\\', i);
+        if ((this.nextLF !== -1 && this.nextLF < close) || (this.nextCR !== -1 && this.nextCR < close)) this.error = 1;
+        else if (this.nextBS !== -1 && this.nextBS < close) {
           try { JSON.parse(text.slice(i, close + 1)); } catch { this.error = 1; }
         }
         return (this.kind = SyntaxKind.StringLiteral);

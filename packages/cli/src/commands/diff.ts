@@ -4,6 +4,7 @@ import { PolicyDiffer, type VerdictChange } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
+import { escapeControl as e } from '../escape';
 import { loadPolicy, readDnsNames, readTraceFile } from '../explain-inputs';
 
 export const spec: CommandSpec = {
@@ -70,7 +71,7 @@ export const command: Command = {
         out.push(c.bold(`${title}: ${list.length}`));
         for (const [dest, xs] of groups) {
           const x = xs[0];
-          out.push(`  ${mark} ${dest}${xs.length > 1 ? c.gray(`  ×${xs.length}`) : ''}  ${c.gray(`${x.old.verdict} by ${x.old.rule} → ${x.new.verdict} by ${x.new.rule}`)}`);
+          out.push(`  ${mark} ${e(dest)}${xs.length > 1 ? c.gray(`  ×${xs.length}`) : ''}  ${c.gray(e(`${x.old.verdict} by ${x.old.rule} → ${x.new.verdict} by ${x.new.rule}`))}`);
         }
         out.push('');
       };

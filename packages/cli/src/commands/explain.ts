@@ -99,6 +99,36 @@ class Spool {
   }
 }
 
+/**
+ * Whether a trace file may hold a DNS observation: it must contain the bytes `"dns"`, or a
+ * `\u` escape that could spell them. A native search of the file (tens of milliseconds for
+ * 100 MB); when neither is there, no DNS answer can come late and JSON goes straight to stdout.
+ */
+function mayHoldDns(file: string): boolean {
+  const needles = [Buffer.from('"dns"'), Buffer.from('\\u')];
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const block = Buffer.allocUnsafe(4 << 20);
+    const overlap = 4; // a needle cut by a block boundary is found in the next block
+    let at = 0, kept = 0;
+    while (true) {
+      const n = readSync(fd, block, kept, block.length - kept, at);
+      const end = kept + n;
+      const view = block.subarray(0, end);
+      for (const needle of needles) if (view.indexOf(needle) >= 0) return true;
+      if (n === 0) return false;
+      at += n;
+      kept = Math.min(overlap, end);
+      block.copy(block, 0, end - kept, end);
+    }
+  } catch {
+    return true; // unknown: keep the safe path (the reader reports any error itself)
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function lateWarning(io: Io): void {
   io.stderr.write('netpolicy explain: warning: DNS answers arrived after connections to their addresses; a trace read from stdin is read once, so those connections were decided without the later names (pass the trace as a file to include them)\n');
 }
@@ -142,9 +172,9 @@ export const command: Command = {
       // Results are written as they are produced, never held. D4 names addresses from every DNS
       // observation of the trace, also those after a connection: a file is then explained again
       // with every answer known, so its first pass goes to a spool (memory, then a temporary file)
-      // and reaches stdout only once it is known to count. A trace on stdin is read once: its
-      // results go straight to stdout.
-      const spool = fromFile ? new Spool() : undefined;
+      // and reaches stdout only once it is known to count. A file without DNS observations, and
+      // a trace on stdin (read once), go straight to stdout.
+      const spool = fromFile && mayHoldDns(values.trace!) ? new Spool() : undefined;
       try {
         const direct = { write: (text: string) => { stdout.write(text); } };
         const pass = async (sink: { write(text: string): void }, paced: boolean, resolvedNames?: Map<string, string[]>) => {
@@ -186,7 +216,7 @@ export const command: Command = {
         if (fromFile) ({ digest, report } = await explainOnce(first.explainer.resolvedNames));
         else lateWarning(io);
       }
-      stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, !file && useColor(io)));
+      stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, !file && useColor(io), policy));
     }
     const failed = (failOn.includes('denied') && report.summary.denied > 0) || (failOn.includes('disagreement') && report.summary.disagreements > 0);
     return failed ? EXIT.findings : EXIT.ok;

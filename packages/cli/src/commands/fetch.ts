@@ -49,7 +49,7 @@ Examples:
     --digest sha256:0123...cdef --token-file ~/.netpolicy-token
 
 Exit codes: 0 written; 2 usage error, selector refused locally, insecure base URL,
-unreadable token file, token shorter than 8 characters, a timeout over its maximum, a failed
+unreadable token file, token shorter than 8 characters or not visible ASCII, a timeout over its maximum, a failed
 write (disk full); 3 authentication failed (401); 4 not found (404); 5 job not
 terminal (409); 6 service unavailable once retries ran out (5xx, 429, timeout, network
 error); 7 any other API failure (other 4xx, wrong media type, invalid or truncated body,

@@ -11,7 +11,8 @@ Runs a local implementation of the job provenance service (GET /v1preview1/sbom,
 /v1preview1/network-trace, /v1preview1/artifacts) over a directory of stored records,
 for demos, integration tests and the editor. Bearer tokens come from DIR/tokens.json; every
 error is a problem document (400 malformed selector, 401 token, 404 unknown job or
-artifact, 409 job not terminal, 503 dependency unavailable or stored artifact invalid).
+artifact, 409 job not terminal, 503 dependency unavailable or stored artifact invalid; also
+400/431 for what Node's HTTP parser refuses). HEAD is answered wherever GET is.
 The directory layout is described in docs/serve.md; fixtures/service is a sample.
 
 Options:
@@ -27,7 +28,8 @@ Example:
   NETPOLICY_BASE_URL=http://127.0.0.1:8080 NETPOLICY_TOKEN=demo-token-valid \\
     netpolicy fetch trace --repo acme/webapp --job-id 1001
 
-Exit codes: 0 stopped by a signal; 2 usage error (no --data, unreadable directory, port in use).
+Exit codes: 0 stopped by a signal; 2 usage error (no --data, unreadable directory, port in use);
+141 stdout or stderr was a pipe whose reader went away.
 `;
 
 export const command: Command = {

@@ -3,6 +3,7 @@ import { checkPolicyTestFile, PolicyTestFileError, runPolicyTests, type PolicyTe
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
+import { escapeControl as e } from '../escape';
 import { loadPolicy } from '../explain-inputs';
 import { checkOneStdin, readInput, reportSink, shownName } from '../report-output';
 
@@ -78,10 +79,10 @@ export const command: Command = {
       const c = paint(sink.toStdout && useColor(io));
       const out: string[] = [];
       for (const f of files) {
-        out.push(c.bold(f.file));
+        out.push(c.bold(e(f.file)));
         for (const r of f.results) {
-          if (r.passed) out.push(`  ${c.green('✓')} ${r.name} ${c.gray(`(${r.actual.verdict} by ${r.actual.rule})`)}`);
-          else out.push(`  ${c.red('✗')} ${r.name}`, `      ${r.message}`);
+          if (r.passed) out.push(`  ${c.green('✓')} ${e(r.name)} ${c.gray(`(${r.actual.verdict} by ${e(r.actual.rule ?? '')})`)}`);
+          else out.push(`  ${c.red('✗')} ${e(r.name)}`, `      ${e(r.message ?? '')}`);
         }
       }
       out.push('', `${all.length - failed} passed, ${failed} failed`);

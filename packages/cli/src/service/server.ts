@@ -214,19 +214,31 @@ export function answerClientErrors(server: Server, log?: (line: string) => void)
       error.code === 'HPE_HEADER_OVERFLOW' ? 431 :
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT' ? 408 :
       400;
-    const title = STATUS_CODES[status] ?? 'Bad Request';
     const detail =
       status === 431 ? 'The request headers are larger than this service accepts (16 KB in all).' :
       status === 408 ? 'The request did not arrive in time.' :
       'The request is not valid HTTP/1.1 (request line, headers, or message framing).';
-    const body = JSON.stringify({ type: 'about:blank', title, status, detail });
-    socket.end(
-      `HTTP/1.1 ${status} ${title}\r\ncontent-type: ${MEDIA_TYPES.problem}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `cache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
-      () => socket.destroy(), // the server keeps sockets half-open: close it once the answer is out
-    );
+    answerRaw(socket, status, detail);
     log?.(`- (unparsable request: ${escapeControl(String(error.code ?? 'error'))}) ${status}`);
   });
+  // CONNECT never reaches the request handler; without a listener Node closes the connection unanswered.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    answerRaw(socket, 405, 'This service is not a proxy; its operations take GET (and HEAD) only.', { allow: 'GET, HEAD' });
+    log?.(`CONNECT ${escapeControl((req.url ?? '').slice(0, 2048))} 405`);
+  });
+}
+
+/** A problem document written straight to a socket (no ServerResponse there), then the connection closed. */
+function answerRaw(socket: Socket, status: number, detail: string, headers: Record<string, string> = {}): void {
+  const title = STATUS_CODES[status] ?? 'Bad Request';
+  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\ncontent-type: ${MEDIA_TYPES.problem}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `cache-control: no-store\r\n${extra}connection: close\r\n\r\n${body}`,
+    () => socket.destroy(), // the server keeps sockets half-open: close it once the answer is out
+  );
 }
 
 /** Starts listening; resolves once the port is bound. */

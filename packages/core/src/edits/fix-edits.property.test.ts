@@ -38,7 +38,8 @@ const baseArb = fc.record(
 
 /** Value-level defects: each puts (at least) one diagnostic with fix data into the policy. */
 const defects: Record<string, (p: Policy, at: number) => void> = {
-  'unknown-property': (p) => { p.presest = p.presets; delete p.presets; },
+  // Idempotent: applied twice, the second must not undo the first (`presest` = undefined would vanish).
+  'unknown-property': (p) => { if ('presets' in p) { p.presest = p.presets; delete p.presets; } },
   'unknown-property in a rule': (p, at) => insert(p, 'sources', at, { npm: { url: ['https://x.example'] } }),
   'missing-property (tls ports)': (p, at) => insert(p, 'connections', at, { tls: { serverNamePatterns: ['a.example'] } }),
   'missing-property (oci operations)': (p, at) => insert(p, 'sources', at, { oci: { urls: ['https://r2.example'] } }),

@@ -1,5 +1,5 @@
 /** What the evaluator decides about: one access, independent of the trace format. */
-import type { AnyObservation } from '../trace/types';
+import { isKnownObservation, type AnyObservation } from '../trace/types';
 
 export type Access =
   | { kind: 'http'; method: string; url: string; remoteIp?: string }
@@ -23,25 +23,22 @@ export interface Decision {
  * The access an observation records, or undefined for DNS and unknown protocols (no verdict).
  * `resolvedNames` are names that DNS observations of the trace resolved to the remote address.
  */
-export function accessOf(o: AnyObservation, resolvedNames?: readonly string[]): Access | undefined {
-  switch (o.protocol) {
-    case 'http': {
-      const h = o as Extract<AnyObservation, { protocol: 'http' }>;
-      return { kind: 'http', method: h.method ?? 'GET', url: h.url, remoteIp: h.remoteIp };
-    }
+export function accessOf(observation: AnyObservation, resolvedNames?: readonly string[]): Access | undefined {
+  // Narrowed to the known protocols (a discriminated union): no cast per protocol.
+  const o = isKnownObservation(observation) ? observation : undefined;
+  switch (o?.protocol) {
+    case 'http':
+      return { kind: 'http', method: o.method ?? 'GET', url: o.url, remoteIp: o.remoteIp };
     case 'tcp': {
-      const t = o as Extract<AnyObservation, { protocol: 'tcp' }>;
-      let hostnames = t.hostnames;
+      let hostnames = o.hostnames;
       if (resolvedNames && resolvedNames.length) hostnames = hostnames ? [...hostnames, ...resolvedNames] : resolvedNames.slice();
-      if (t.serverName !== undefined || (t.alpn !== undefined && t.alpn.length > 0)) {
-        return { kind: 'tls', serverName: t.serverName, alpn: t.alpn, remoteIp: t.remoteIp, port: t.remotePort, hostnames };
+      if (o.serverName !== undefined || (o.alpn !== undefined && o.alpn.length > 0)) {
+        return { kind: 'tls', serverName: o.serverName, alpn: o.alpn, remoteIp: o.remoteIp, port: o.remotePort, hostnames };
       }
-      return { kind: 'tcp', remoteIp: t.remoteIp, port: t.remotePort, hostnames };
+      return { kind: 'tcp', remoteIp: o.remoteIp, port: o.remotePort, hostnames };
     }
-    case 'ssh_git': {
-      const s = o as Extract<AnyObservation, { protocol: 'ssh_git' }>;
-      return { kind: 'ssh', host: s.host, port: s.port, user: s.user, repositoryPath: s.repositoryPath };
-    }
+    case 'ssh_git':
+      return { kind: 'ssh', host: o.host, port: o.port, user: o.user, repositoryPath: o.repositoryPath };
     default:
       return undefined;
   }

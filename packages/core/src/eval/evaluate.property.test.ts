@@ -4,7 +4,8 @@ import type { Policy } from '../policy/types';
 import type { Access } from './access';
 import { compilePolicy } from './evaluate';
 import { evaluateNaive } from './naive';
-import { nearMiss } from './near-miss';
+import { nearMiss, widening } from './near-miss';
+import { applyFix } from './fix';
 import { policyRules } from './rules';
 import { loadPresetCatalog } from '../presets/catalog';
 
@@ -124,6 +125,26 @@ describe('indexed evaluator agrees with the naive reference evaluator', () => {
       }),
       { numRuns: 1500 },
     );
+  });
+
+  it('a near miss\'s widening, applied to the policy, allows the access (issue 8 item 5)', () => {
+    let widened = 0;
+    fc.assert(
+      fc.property(policy.chain((p) => fc.tuple(fc.constant(p), fc.array(fc.oneof(access, aimedAt(p)), { minLength: 1, maxLength: 8 }))), ([p, accesses]) => {
+        const rules = policyRules(p);
+        for (const a of accesses) {
+          if (compilePolicy(p).evaluate(a).verdict !== 'deny') continue;
+          const near = nearMiss(rules, a);
+          const widen = near && widening(p, near, a);
+          if (!widen) continue;
+          widened++;
+          expect(widen.pointer.startsWith(`${near!.rule}/`)).toBe(true);
+          expect(evaluateNaive(applyFix(p, widen), a).verdict).toBe('allow');
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(widened).toBeGreaterThan(20);
   });
 
   it('agrees with a user catalog that fills in an opaque preset', () => {

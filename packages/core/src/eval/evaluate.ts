@@ -99,11 +99,10 @@ export class CompiledPolicy {
       // Sources come before every connection: a permitting source cannot be beaten.
       if (best && best.order < this.firstConnectionOrder) return best;
       if (this.rules.conns.length === 0) return best;
-      const method = 0;
-      if (url.scheme === 'https') best = this.bestConn(this.tlsNames.lookup(url.host), best, method, url, a);
-      best = this.bestConn(this.tcpNames.lookup(url.host), best, method, url, a);
-      best = this.bestConn(this.cidrCandidates(a.remoteIp, url.port), best, method, url, a);
-      return this.bestConn(this.unindexed, best, method, url, a);
+      if (url.scheme === 'https') best = this.bestConn(this.tlsNames.lookup(url.host), best, 'request', url, a);
+      best = this.bestConn(this.tcpNames.lookup(url.host), best, 'request', url, a);
+      best = this.bestConn(this.cidrCandidates(a.remoteIp, url.port), best, 'request', url, a);
+      return this.bestConn(this.unindexed, best, 'request', url, a);
     }
     if (a.kind === 'tls' || a.kind === 'tcp') {
       const tls = a.kind === 'tls';
@@ -122,11 +121,11 @@ export class CompiledPolicy {
       }
       if (best && best.order < this.firstConnectionOrder) return best;
       if (this.rules.conns.length === 0) return best;
-      const method = tls ? 1 : 2;
-      if (tls && a.serverName !== undefined) best = this.bestConn(this.tlsNames.lookup(a.serverName), best, method, undefined, a);
-      if (names) for (let i = 0; i < names.length; i++) best = this.bestConn(this.tcpNames.lookup(names[i]), best, method, undefined, a);
-      best = this.bestConn(this.cidrCandidates(a.remoteIp, a.port), best, method, undefined, a);
-      return this.bestConn(this.unindexed, best, method, undefined, a);
+      const carrier: Carrier = tls ? 'tls' : 'tcp';
+      if (tls && a.serverName !== undefined) best = this.bestConn(this.tlsNames.lookup(a.serverName), best, carrier, undefined, a);
+      if (names) for (let i = 0; i < names.length; i++) best = this.bestConn(this.tcpNames.lookup(names[i]), best, carrier, undefined, a);
+      best = this.bestConn(this.cidrCandidates(a.remoteIp, a.port), best, carrier, undefined, a);
+      return this.bestConn(this.unindexed, best, carrier, undefined, a);
     }
     const ssh = this.ssh.lookup(a.host);
     for (let i = 0; i < ssh.length; i++) {
@@ -149,17 +148,17 @@ export class CompiledPolicy {
   }
 
   /**
-   * The better of `best` and the permitting candidates (0: a request; 1: a TLS connection;
-   * 2: a plain one). Rules with name patterns come only from the name indexes, which matched
+   * The better of `best` and the permitting candidates for the carrier (a request, a TLS
+   * connection, a plain one). Rules with name patterns come only from the name indexes, which matched
    * the URL host (requests), the server name (tls rules) or the host names (tcp rules).
    */
-  private bestConn(candidates: readonly ConnEntry[], best: RuleRef | undefined, method: 0 | 1 | 2, url: ParsedUrl | undefined, a: Access): RuleRef | undefined {
+  private bestConn(candidates: readonly ConnEntry[], best: RuleRef | undefined, carrier: Carrier, url: ParsedUrl | undefined, a: Access): RuleRef | undefined {
     for (let i = 0; i < candidates.length; i++) {
       const e = candidates[i];
       if (best && e.order >= best.order) continue;
-      const ok = method === 0
+      const ok = carrier === 'request'
         ? connPermitsRequest(e, url!, (a as { remoteIp?: string }).remoteIp, true)
-        : connPermitsConnection(e, a as Extract<Access, { kind: 'tls' | 'tcp' }>, method === 1, true);
+        : connPermitsConnection(e, a as Extract<Access, { kind: 'tls' | 'tcp' }>, carrier === 'tls', true);
       if (ok) best = e;
     }
     return best;
@@ -180,6 +179,9 @@ export class CompiledPolicy {
 }
 
 const NO_CONNS: readonly ConnEntry[] = Object.freeze([]);
+
+/** What a connection rule is asked to permit: an HTTP request, a TLS connection, or a plain TCP one. */
+type Carrier = 'request' | 'tls' | 'tcp';
 
 const compiled = new WeakMap<object, { options: EvalOptions; value: CompiledPolicy }>();
 

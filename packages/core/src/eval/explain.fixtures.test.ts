@@ -103,6 +103,22 @@ describe('fixtures/traces: every verdict and rule', () => {
       expect(compilePolicy(applyFix(policy, r.fix)).evaluate(access).verdict).toBe('allow');
     }
     expect(report.results.filter((x) => x.model.verdict === 'deny' && x.fix === null).map((x) => x.destination)).toEqual(['GET http://pypi.org/simple/six/']);
+    // Issue 8 item 5: where one added item closes the near miss, the rule is widened, and that is proved too.
+    const widen = (s: number) => bySeq.get(s)!.nearMiss?.widen;
+    expect(widen(4)).toMatchObject({ pointer: '/connections/0/tls/serverNamePatterns/-', value: 'example.org' });
+    expect(widen(5)).toMatchObject({ pointer: '/connections/0/tls/ports/-', value: 8443 });
+    expect(widen(6)).toMatchObject({ pointer: '/connections/1/tcp/cidrs/-', value: '10.30.1.5' });
+    expect(widen(7)).toMatchObject({ pointer: '/sources/1/oci/repositoryPatterns/-', value: 'other/tool' });
+    expect(widen(8)).toMatchObject({ pointer: '/sources/1/oci/operations/-', value: 'push' });
+    expect(widen(9)).toMatchObject({ pointer: '/sources/2/git/repositoryPatterns/-', value: 'thirdparty/lib' });
+    expect(widen(8)!.message).toBe('add "push" to the operations of /sources/1');
+    // No widening where no added item can close the gap (no server name; a preset's URL scheme).
+    expect(widen(10)).toBeUndefined();
+    expect(widen(13)).toBeUndefined();
+    for (const s of [4, 5, 6, 7, 8, 9]) {
+      const r = bySeq.get(s)!;
+      expect(compilePolicy(applyFix(policy, r.nearMiss!.widen!)).evaluate(r.access!).verdict).toBe('allow');
+    }
     const disagreement = bySeq.get(12)!;
     expect(disagreement.agrees).toBe(false);
     expect(disagreement.recorded).toEqual({ verdict: 'deny', reason: 'blocked by organisation egress list', rule: null });

@@ -4,13 +4,14 @@
  * almost matched and the smallest fix. Data first: the CLI renders it as text, JSON or Markdown.
  */
 import type { Policy } from '../policy/types';
+import { readConnection, readSource } from '../policy/rules-read';
 import { streamTrace, type TraceChunks } from '../trace/reader';
 import { parseTrace } from '../trace/reader';
-import type { AnyObservation, Trace, TraceHeader } from '../trace/types';
+import { isKnownObservation, type AnyObservation, type DnsObservation, type Observation, type Trace, type TraceHeader } from '../trace/types';
 import { accessOf, describeAccess, type Access } from './access';
 import { CompiledPolicy, compilePolicy } from './evaluate';
 import { fixFor, type Fix } from './fix';
-import { nearMiss, type NearMiss } from './near-miss';
+import { nearMiss, widening, type NearMiss } from './near-miss';
 import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
 import { BoundedCache } from './bounded-cache';
@@ -51,8 +52,18 @@ export interface ExplainSummary {
   reliesOnDefault: number;
 }
 
+/** Observations counted by the verdict the trace recorded (the facts beside the model's counts). */
+export interface RecordedCounts {
+  allowed: number;
+  denied: number;
+  /** DNS, unknown protocols, and accesses recorded without a verdict. */
+  none: number;
+}
+
 export interface ExplainReport {
   summary: ExplainSummary;
+  /** The same observations counted by recorded verdict. */
+  recorded: RecordedCounts;
   results: ExplainResult[];
   header: TraceHeader;
   /** Enabled presets whose contents are unknown. */
@@ -76,20 +87,16 @@ export interface ExplainOptions extends EvalOptions {
   resolvedNames?: ReadonlyMap<string, readonly string[]>;
 }
 
-function recordedOf(o: AnyObservation): ExplainResult['recorded'] {
-  const r = o as { denied?: boolean; allowed?: boolean; deniedReason?: string; matchedRule?: string };
-  let verdict: ModelVerdict = 'none';
-  if (o.protocol === 'http') verdict = r.denied === true ? 'deny' : r.denied === false ? 'allow' : 'none';
-  else if (o.protocol === 'tcp' || o.protocol === 'ssh_git') verdict = r.allowed === true ? 'allow' : r.allowed === false ? 'deny' : 'none';
-  return { verdict, reason: r.deniedReason ?? null, rule: r.matchedRule ?? null };
+function recordedOf(observation: AnyObservation): ExplainResult['recorded'] {
+  const o = isKnownObservation(observation) ? observation : undefined;
+  if (o === undefined || o.protocol === 'dns') return { verdict: 'none', reason: null, rule: null };
+  const allowed = o.protocol === 'http' ? (o.denied === undefined ? undefined : !o.denied) : o.allowed;
+  return { verdict: allowed === undefined ? 'none' : allowed ? 'allow' : 'deny', reason: o.deniedReason ?? null, rule: o.matchedRule ?? null };
 }
 
 function destinationOf(o: AnyObservation, a: Access | undefined): string {
   if (a) return describeAccess(a);
-  if (o.protocol === 'dns') {
-    const d = o as { queryType?: string; queryName?: string };
-    return `dns ${d.queryType ?? '?'} ${d.queryName ?? '?'}`;
-  }
+  if (isKnownObservation(o) && o.protocol === 'dns') return `dns ${o.queryType ?? '?'} ${o.queryName ?? '?'}`;
   return o.protocol;
 }
 
@@ -103,6 +110,7 @@ const CONNECTED_TRACKED = 1 << 20;
 export class Explainer {
   readonly compiled: CompiledPolicy;
   private readonly summary: ExplainSummary = { observations: 0, allowed: 0, denied: 0, disagreements: 0, none: 0, uncertain: 0, reliesOnDefault: 0 };
+  private readonly recorded: RecordedCounts = { allowed: 0, denied: 0, none: 0 };
   private readonly results: ExplainResult[] = [];
   private readonly resolved: ResolvedNames;
   private readonly denialDetails = new BoundedCache<string, { fix: Fix | null; nearMiss: NearMiss | null }>(DETAILS_CACHED);
@@ -132,14 +140,15 @@ export class Explainer {
     const s = this.summary;
     s.observations++;
     const protocol = o.protocol;
-    if (protocol === 'dns') this.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
-    const remoteIp = (o as { remoteIp?: string }).remoteIp;
+    const known = isKnownObservation(o) ? o : undefined;
+    if (known?.protocol === 'dns') this.learn(known);
+    const remoteIp = known?.protocol === 'http' || known?.protocol === 'tcp' ? known.remoteIp : undefined;
     const resolved = protocol === 'tcp' && remoteIp !== undefined ? this.resolved.namesOf(remoteIp) : undefined;
     // Evaluate through a reused scratch access; a result that is kept gets its own copy.
-    const scratch = this.scratchFor(o, resolved);
+    const scratch = known && this.scratchFor(known, resolved);
     // Parsed once per observation and handed to evaluation, near miss and fix. Not cached by its
     // text: hashing a URL to look it up cost more than parsing it (profile of bench/explain.bench.mjs).
-    const url = protocol === 'http' ? parseUrl((o as Extract<AnyObservation, { protocol: 'http' }>).url) ?? null : undefined;
+    const url = known?.protocol === 'http' ? parseUrl(known.url) ?? null : undefined;
     const d = scratch ? this.compiled.evaluate(scratch, url) : undefined;
     const verdict: ModelVerdict = d ? d.verdict : 'none';
     const reliesOnDefault = verdict === 'allow' && d!.rule === 'default';
@@ -147,9 +156,11 @@ export class Explainer {
     else if (verdict === 'allow') { s.allowed++; if (reliesOnDefault) s.reliesOnDefault++; }
     else { s.denied++; if (!d.certain) s.uncertain++; }
     // The recorded verdict: `denied` for http, `allowed` for tcp and ssh_git.
-    const r = o as { denied?: boolean; allowed?: boolean };
-    const flag = protocol === 'http' ? (r.denied === undefined ? undefined : !r.denied) : protocol === 'tcp' || protocol === 'ssh_git' ? r.allowed : undefined;
+    const flag = known === undefined || known.protocol === 'dns' ? undefined : known.protocol === 'http' ? (known.denied === undefined ? undefined : !known.denied) : known.allowed;
     const recordedVerdict: ModelVerdict = flag === undefined ? 'none' : flag ? 'allow' : 'deny';
+    if (flag === undefined) this.recorded.none++;
+    else if (flag) this.recorded.allowed++;
+    else this.recorded.denied++;
     const agrees = recordedVerdict === 'none' || recordedVerdict === verdict;
     if (!agrees) s.disagreements++;
     const kept = !(this.only === 'denied' && verdict !== 'deny' && recordedVerdict !== 'deny' && agrees);
@@ -179,7 +190,7 @@ export class Explainer {
   }
 
   finish(header: TraceHeader = {}): ExplainReport {
-    return { summary: { ...this.summary }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice(), lateDnsAnswers: this.lateDnsAnswers };
+    return { summary: { ...this.summary }, recorded: { ...this.recorded }, results: this.results, header, opaquePresets: this.compiled.rules.opaqueNames.slice(), lateDnsAnswers: this.lateDnsAnswers };
   }
 
   private readonly scratchHttp = { kind: 'http' as const, method: 'GET', url: '', remoteIp: undefined as string | undefined };
@@ -188,32 +199,29 @@ export class Explainer {
   private readonly scratchSsh = { kind: 'ssh' as const, host: '', port: 0, user: undefined as string | undefined, repositoryPath: undefined as string | undefined };
 
   /** The access of an observation in a reused object (the same as accessOf, without allocating). */
-  private scratchFor(o: AnyObservation, resolved: string[] | undefined): Access | undefined {
+  private scratchFor(o: Observation, resolved: string[] | undefined): Access | undefined {
     switch (o.protocol) {
       case 'http': {
-        const h = o as Extract<AnyObservation, { protocol: 'http' }>;
         const a = this.scratchHttp;
-        a.method = h.method ?? 'GET'; a.url = h.url; a.remoteIp = h.remoteIp;
+        a.method = o.method ?? 'GET'; a.url = o.url; a.remoteIp = o.remoteIp;
         return a;
       }
       case 'tcp': {
-        const t = o as Extract<AnyObservation, { protocol: 'tcp' }>;
-        let hostnames = t.hostnames;
+        let hostnames = o.hostnames;
         // Evaluation only reads the names: the resolved list itself stands in for a copy of it.
         if (resolved && resolved.length) hostnames = hostnames && hostnames.length ? [...hostnames, ...resolved] : resolved;
-        if (t.serverName !== undefined || (t.alpn !== undefined && t.alpn.length > 0)) {
+        if (o.serverName !== undefined || (o.alpn !== undefined && o.alpn.length > 0)) {
           const a = this.scratchTls;
-          a.serverName = t.serverName; a.alpn = t.alpn; a.remoteIp = t.remoteIp; a.port = t.remotePort; a.hostnames = hostnames;
+          a.serverName = o.serverName; a.alpn = o.alpn; a.remoteIp = o.remoteIp; a.port = o.remotePort; a.hostnames = hostnames;
           return a;
         }
         const a = this.scratchTcp;
-        a.remoteIp = t.remoteIp; a.port = t.remotePort; a.hostnames = hostnames;
+        a.remoteIp = o.remoteIp; a.port = o.remotePort; a.hostnames = hostnames;
         return a;
       }
       case 'ssh_git': {
-        const g = o as Extract<AnyObservation, { protocol: 'ssh_git' }>;
         const a = this.scratchSsh;
-        a.host = g.host; a.port = g.port; a.user = g.user; a.repositoryPath = g.repositoryPath;
+        a.host = o.host; a.port = o.port; a.user = o.user; a.repositoryPath = o.repositoryPath;
         return a;
       }
       default:
@@ -221,7 +229,7 @@ export class Explainer {
     }
   }
 
-  private learn(d: Extract<AnyObservation, { protocol: 'dns' }>): void {
+  private learn(d: DnsObservation): void {
     for (const address of this.resolved.learn(d)) if (this.connectedOverflow || this.connected.has(address)) this.lateDnsAnswers = true;
   }
 
@@ -234,7 +242,12 @@ export class Explainer {
       : access.kind === 'http' ? `${destination}\u0000${access.remoteIp ?? ''}` : destination;
     let hit = this.denialDetails.get(key);
     if (!hit) {
-      hit = { fix: fixFor(this.policy, access, this.options, url), nearMiss: nearMiss(this.compiled.rules, access, { url }) ?? null };
+      const near = nearMiss(this.compiled.rules, access, { url }) ?? null;
+      if (near) {
+        const widen = widening(this.policy, near, access, url);
+        if (widen) near.widen = widen;
+      }
+      hit = { fix: fixFor(this.policy, access, this.options, url), nearMiss: near };
       this.denialDetails.set(key, hit);
     }
     return hit;
@@ -267,10 +280,30 @@ export async function explain(policy: Policy, trace: Trace | string | TraceChunk
 export function explainTrace(policy: Policy, trace: Trace | string, options: ExplainOptions = {}): ExplainReport {
   const t = typeof trace === 'string' ? parseTrace(trace) : trace;
   const names = new ResolvedNames();
-  for (const o of t.observations) if (o.protocol === 'dns') names.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
+  for (const o of t.observations) if (isKnownObservation(o) && o.protocol === 'dns') names.learn(o);
   const explainer = new Explainer(policy, { ...options, resolvedNames: names.toMap() });
   for (const o of t.observations) explainer.add(o);
   return explainer.finish(t);
+}
+
+/**
+ * A rule named for people: its pointer (or `preset:<name>`) with its kind and first URL host,
+ * host pattern or CIDR, e.g. `/sources/2 (oci registry.example.org)`, `/connections/0 (tls *.example.org)`.
+ */
+export function describeRule(policy: Policy, id: string): string {
+  const match = /^\/(sources|connections)\/(\d+)$/.exec(id);
+  if (!match) return id === 'default' ? `the default (${policy.default === 'allow' ? 'allow' : 'deny'})` : id;
+  const list = (policy as Record<string, unknown>)[match[1]];
+  const item = Array.isArray(list) ? list[Number(match[2])] : undefined;
+  let what: string | undefined;
+  if (match[1] === 'sources') {
+    const read = readSource(item);
+    if (read) what = `${read.kind}${read.urls[0]?.url ? ` ${read.urls[0].url.host}` : read.ssh[0] ? ` ${read.ssh[0].host}` : ''}`;
+  } else {
+    const read = readConnection(item);
+    if (read) what = `${read.kind}${read.names?.[0] !== undefined ? ` ${read.names[0]}` : read.rawCidrs?.[0] !== undefined ? ` ${read.rawCidrs[0]}` : ''}`;
+  }
+  return what ? `${id} (${what})` : id;
 }
 
 /** One plain sentence comparing the recorded verdict with the model's (D4: both, when they differ). */

@@ -9,7 +9,7 @@ import type { Access } from './access';
 import { CompiledPolicy } from './evaluate';
 import { anyPermits } from './naive';
 import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
-import { policyRules, type EvalOptions } from './rules';
+import { itemRules, policyRules, type EvalOptions } from './rules';
 import { httpsForm } from './suggest';
 import { parseUrl, type ParsedUrl } from './url';
 
@@ -25,12 +25,25 @@ function addTo(policy: Policy, member: 'presets' | 'sources' | 'connections', it
   return (policy as Record<string, unknown>)[member] === undefined ? { pointer: `/${member}`, value: [item] } : { pointer: `/${member}/-`, value: item };
 }
 
-/** Applies a fix (as `netpolicy` proposes them) to a copy of the policy. */
+/**
+ * Applies a fix (as `netpolicy` proposes them: a new rule, or a near miss's widening) to a copy of
+ * the policy: RFC 6901 pointer, `-` appends; a missing last member is created.
+ */
 export function applyFix(policy: Policy, fix: Fix): Policy {
   const copy = structuredClone(policy) as Record<string, unknown>;
-  const parts = fix.pointer.split('/').slice(1);
-  if (parts.length === 1) copy[parts[0]] = fix.value;
-  else (copy[parts[0]] as unknown[]).push(fix.value);
+  const parts = fix.pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let at: unknown = copy;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = (at as Record<string, unknown>)[parts[i]];
+    if (next === undefined && i === parts.length - 2 && parts[i + 1] === '-') {
+      (at as Record<string, unknown>)[parts[i]] = [fix.value];
+      return copy as Policy;
+    }
+    at = next;
+  }
+  const last = parts[parts.length - 1];
+  if (Array.isArray(at) && last === '-') at.push(fix.value);
+  else Object.defineProperty(at as object, last, { value: fix.value, enumerable: true, writable: true, configurable: true });
   return copy as Policy;
 }
 
@@ -42,21 +55,41 @@ export function applyFix(policy: Policy, fix: Fix): Policy {
 function allows(fix: Fix, a: Access, options: EvalOptions): boolean {
   const member = fix.pointer.split('/')[1];
   const item = Array.isArray(fix.value) ? fix.value[0] : fix.value;
-  if (member === 'presets') return presetsPermitting(a, options).includes(item as string);
-  return anyPermits(policyRules({ presets: [], [member]: [item] } as Policy, options), a);
+  if (member === 'presets') return compiledPresets(options).each.some((p) => p.name === item && p.compiled.firstPermitting(a) !== undefined);
+  return anyPermits(itemRules(member, item), a);
 }
 
-const presetPolicies = new WeakMap<object, { name: string; compiled: CompiledPolicy }[]>();
+const presetPolicies = new WeakMap<object, { all: CompiledPolicy; each: { name: string; compiled: CompiledPolicy }[] }>();
 
-/** The presets of the catalog whose known contents permit the access, in catalog order. */
-export function presetsPermitting(a: Access, options: EvalOptions = {}): string[] {
+function compiledPresets(options: EvalOptions) {
   const catalog = options.catalog ?? defaultPresetCatalog;
   let compiled = presetPolicies.get(catalog);
   if (!compiled) {
-    compiled = catalog.presets.filter((p) => !p.opaque && p.known).map((p) => ({ name: p.name, compiled: new CompiledPolicy({ presets: [p.name as never] }, options) }));
+    const known = catalog.presets.filter((p) => !p.opaque && p.known);
+    compiled = {
+      all: new CompiledPolicy({ presets: known.map((p) => p.name as never) }, options),
+      each: known.map((p) => ({ name: p.name, compiled: new CompiledPolicy({ presets: [p.name as never] }, options) })),
+    };
     presetPolicies.set(catalog, compiled);
   }
-  return compiled.filter((p) => p.compiled.firstPermitting(a)).map((p) => p.name);
+  return compiled;
+}
+
+/** The presets of the catalog whose known contents permit the access, in catalog order. */
+export function presetsPermitting(a: Access, options: EvalOptions = {}): string[] {
+  return compiledPresets(options).each.filter((p) => p.compiled.firstPermitting(a)).map((p) => p.name);
+}
+
+/**
+ * The first preset in catalog order that permits the access and is not `enabled`: one lookup in
+ * a policy enabling every known preset (its first permitting rule is that preset), the list
+ * only when the first is already enabled.
+ */
+function presetToEnable(a: Access, enabled: readonly string[], options: EvalOptions): string | undefined {
+  const first = compiledPresets(options).all.firstPermitting(a);
+  if (!first) return undefined;
+  const name = first.id.slice('preset:'.length);
+  return enabled.includes(name) ? presetsPermitting(a, options).find((n) => !enabled.includes(n)) : name;
 }
 
 /** The fix for a denied access, or null when no addition can be derived from what was recorded. */
@@ -73,7 +106,7 @@ export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, par
   }
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {
-    const preset = presetsPermitting(a, options).find((n) => !policy.presets!.includes(n as never));
+    const preset = presetToEnable(a, policy.presets as readonly string[], options);
     if (preset) tries.push(addTo(policy, 'presets', preset));
   }
   let source: Source | undefined;

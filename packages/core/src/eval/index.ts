@@ -7,10 +7,11 @@ export {
 export { CompiledPolicy, compilePolicy, evaluate } from './evaluate';
 export { evaluateNaive } from './naive';
 export * from './explain';
-export { nearMiss, type NearMiss, type MissReason, type MissCode } from './near-miss';
+export { nearMiss, widening, type NearMiss, type MissReason, type MissCode, type Widening } from './near-miss';
 export { fixFor, applyFix, presetsPermitting, type Fix } from './fix';
 export { connectionFor, sourceForRequest, sourceForSsh, ecosystemOf, literalRepositoryPattern } from './recognise';
 export { Suggester, suggestPolicy, suggestFromAccesses, httpsForm, type SuggestOptions, type LeftOut } from './suggest';
 export * from './policy-tests';
 export * from './diff';
 export { ResolvedNames } from './resolved-names';
+export { BoundedCache } from './bounded-cache';

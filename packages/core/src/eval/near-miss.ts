@@ -3,11 +3,14 @@
  * (port, SNI missing, apex vs `*.`, address outside the CIDRs, operation not listed, repository
  * pattern, ...). Only rules that name the destination (host, address) are candidates.
  */
-import { matchHostPattern, normaliseHost } from '../formats/host-pattern';
+import { isHostPattern, matchHostPattern, normaliseHost } from '../formats/host-pattern';
+import type { Policy } from '../policy/types';
+import { anyPermits } from './naive';
+import { literalRepositoryPattern } from './recognise';
 import { matchRepositoryPattern } from '../formats/repository-pattern';
 import type { Access } from './access';
 import {
-  addressOf, cidrsContain, gitRepository, ociOperation, ociRepository,
+  addressOf, cidrsContain, gitRepository, itemRules, ociOperation, ociRepository,
   type ConnEntry, type ImpliedEntry, type PolicyRules, type SshEntry, type UrlEntry,
 } from './rules';
 import { CidrTrie, HostTrie } from './tries';
@@ -26,6 +29,8 @@ export interface NearMiss {
   reasons: MissReason[];
   /** The reasons as one sentence. */
   message: string;
+  /** When one added item closes the gap: the rule widened (explain offers it before a new rule). */
+  widen?: Widening;
 }
 
 interface Candidate { rule: string; order: number; reasons: MissReason[] }
@@ -225,4 +230,83 @@ export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: 
   candidates.sort((x, y) => x.reasons.length - y.reasons.length || x.order - y.order || (text(x) < text(y) ? -1 : text(x) > text(y) ? 1 : 0));
   const best = candidates[0];
   return { rule: best.rule, reasons: best.reasons, message: best.reasons.map((r) => r.message).join('; ') };
+}
+
+/** The near miss's rule widened so that it permits the access: one item added to one of its arrays. */
+export interface Widening {
+  /** Where to add (JSON-Patch style; `-` appends): `/connections/0/tls/ports/-`. */
+  pointer: string;
+  value: unknown;
+  /** The widening in words: which member of which rule gains what. */
+  message: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const pointerSegment = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Values that would close the one gap a near miss names, most specific first (each is proved before it is offered). */
+function closingValues(code: MissCode, kind: string, body: Record<string, unknown>, a: Access, url: ParsedUrl | null | undefined): { member: string; values: unknown[] } | undefined {
+  switch (code) {
+    case 'port':
+      if (kind !== 'tls' && kind !== 'tcp') return undefined;
+      return { member: 'ports', values: [a.kind === 'http' ? url?.port : a.kind === 'tls' || a.kind === 'tcp' ? a.port : undefined] };
+    case 'apex-vs-wildcard':
+    case 'subdomain-vs-exact': {
+      if (kind !== 'tls' && kind !== 'tcp') return undefined;
+      const names = a.kind === 'http' ? [url?.host] : a.kind === 'tls' ? [a.serverName] : a.kind === 'tcp' ? (a.hostnames ?? []) : [];
+      return { member: kind === 'tls' ? 'serverNamePatterns' : 'hostPatterns', values: names.filter((n): n is string => n !== undefined && isHostPattern(normaliseHost(n))).map(normaliseHost) };
+    }
+    case 'cidr':
+      if ((kind !== 'tls' && kind !== 'tcp') || a.kind === 'ssh' || a.remoteIp === undefined || !addressOf(a.remoteIp)) return undefined;
+      return { member: 'cidrs', values: [a.remoteIp] };
+    case 'operation':
+      if (kind !== 'oci' || a.kind !== 'http') return undefined;
+      return { member: 'operations', values: [ociOperation(a.method)] };
+    case 'repository': {
+      if (a.kind === 'ssh') return { member: 'repositoryPatterns', values: [literalRepositoryPattern(a.repositoryPath)] };
+      if (a.kind !== 'http' || !url) return undefined;
+      if (kind === 'oci') return { member: 'repositoryPatterns', values: [literalRepositoryPattern(ociRepository(url.path))] };
+      if (kind !== 'git' || !Array.isArray(body.https)) return undefined;
+      const values: unknown[] = [];
+      for (const t of body.https) {
+        const base = isObject(t) && typeof t.baseUrl === 'string' ? parseUrl(t.baseUrl) : undefined;
+        if (base) values.push(literalRepositoryPattern(gitRepository(base.path, url.path)));
+      }
+      return { member: 'repositoryPatterns', values };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The near miss's rule, widened (issue 8 item 5): when the access missed a source or connection
+ * of the policy for exactly one reason that an added array item closes (a port, a host name, an
+ * address, an oci operation, a repository), that addition. Proved like every fix: the widened
+ * rule alone permits the access (adding to a rule only adds permissions).
+ */
+export function widening(policy: Policy, near: NearMiss, a: Access, url?: ParsedUrl | null): Widening | undefined {
+  if (near.reasons.length !== 1) return undefined;
+  const match = /^\/(sources|connections)\/(\d+)$/.exec(near.rule);
+  if (!match) return undefined;
+  const list = (policy as Record<string, unknown>)[match[1]];
+  const item = Array.isArray(list) ? list[Number(match[2])] : undefined;
+  if (!isObject(item)) return undefined;
+  let kind: string | undefined;
+  for (const key in item) { kind = key; break; }
+  const body = kind === undefined ? undefined : item[kind];
+  if (kind === undefined || !isObject(body)) return undefined;
+  const closing = closingValues(near.reasons[0].code, kind, body, a, url === undefined && a.kind === 'http' ? parseUrl(a.url) : url);
+  if (!closing || !Array.isArray(body[closing.member])) return undefined;
+  for (const value of closing.values) {
+    if (value === undefined || (body[closing.member] as unknown[]).includes(value)) continue;
+    const widened = { [kind]: { ...body, [closing.member]: [...(body[closing.member] as unknown[]), value] } };
+    if (!anyPermits(itemRules(match[1], widened), a)) continue;
+    return {
+      pointer: `/${match[1]}/${match[2]}/${pointerSegment(kind)}/${closing.member}/-`,
+      value,
+      message: `add ${JSON.stringify(value)} to the ${closing.member} of ${near.rule}`,
+    };
+  }
+  return undefined;
 }

@@ -111,97 +111,119 @@ function sortedUnique<T>(items: Iterable<T>): T[] {
   return [...new Set(items)].sort() as T[];
 }
 
-export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {}): Policy {
+/** Stage 1: the accesses a known preset permits name that preset; the rest go on. */
+function presetsFor(accesses: Access[], options: EvalOptions): { presets: Set<string>; rest: Access[] } {
   const catalog = options.catalog ?? defaultPresetCatalog;
   const presetPolicies = catalog.presets.filter((p) => !p.opaque && p.known).map((p) => ({ name: p.name, compiled: new CompiledPolicy({ presets: [p.name as never] }, options) }));
   const presets = new Set<string>();
-  let rest: Access[] = [];
+  const rest: Access[] = [];
   for (const a of accesses) {
     const hit = presetPolicies.find((p) => p.compiled.firstPermitting(a));
     if (hit) presets.add(hit.name);
     else rest.push(a);
   }
+  return { presets, rest };
+}
 
-  // Ecosystem sources from HTTP URL shapes and SSH commands.
-  const oci = new Map<string, Map<string, Set<OciOperation>>>(); // origin -> repository ('' = any) -> operations
-  const gitHttps = new Map<string, Set<string>>(); // origin -> repository patterns ('' = any)
-  const simple = new Map<string, Source>(); // kind+origin -> source
-  const ssh = new Map<string, { host: string; port: number; user?: string; repos: Set<string> }>();
-  const unrecognised: Access[] = [];
-  for (const a of rest) {
+/** What stage 2 recognised, grouped the way sources are written. */
+interface Recognised {
+  /** origin -> repository ('' = the `/v2/` ping, '*any*' = no literal pattern) -> operations */
+  oci: Map<string, Map<string, Set<OciOperation>>>;
+  /** origin -> repository patterns ('' or '*any*' = any) */
+  gitHttps: Map<string, Set<string>>;
+  /** `kind origin` -> a URL-list source */
+  simple: Map<string, Source>;
+  ssh: Map<string, { host: string; port: number; user?: string; repos: Set<string> }>;
+  /** Accesses no ecosystem shape names. */
+  unrecognised: Access[];
+}
+
+/** Stage 2: ecosystem sources from HTTP URL shapes and SSH commands. */
+function recogniseSources(accesses: Access[]): Recognised {
+  const r: Recognised = { oci: new Map(), gitHttps: new Map(), simple: new Map(), ssh: new Map(), unrecognised: [] };
+  for (const a of accesses) {
     if (a.kind === 'ssh') {
       const s = sourceForSsh(a);
-      if (!s) { unrecognised.push(a); continue; }
+      if (!s) { r.unrecognised.push(a); continue; }
       const t = (s as { git: { ssh: { host: string; port: number; user?: string }[] } }).git.ssh[0];
       const key = `${t.host}:${t.port}:${t.user ?? ''}`;
-      const entry = ssh.get(key) ?? { ...t, repos: new Set<string>() };
+      const entry = r.ssh.get(key) ?? { host: t.host, port: t.port, user: t.user, repos: new Set<string>() };
+      if (t.user === undefined) delete entry.user;
       entry.repos.add(literalRepositoryPattern(a.repositoryPath) ?? '');
-      ssh.set(key, entry);
+      r.ssh.set(key, entry);
       continue;
     }
-    if (a.kind !== 'http') { unrecognised.push(a); continue; }
+    if (a.kind !== 'http') { r.unrecognised.push(a); continue; }
     const url = parseUrl(a.url);
     const kind = url && ecosystemOf(url);
-    if (!url || !kind) { unrecognised.push(a); continue; }
+    if (!url || !kind) { r.unrecognised.push(a); continue; }
     const origin = originUrl(url);
     if (kind === 'oci') {
       const op = ociOperation(a.method);
-      if (!op) { unrecognised.push(a); continue; }
+      if (!op) { r.unrecognised.push(a); continue; }
       const name = ociRepository(url.path)!;
-      const repos = oci.get(origin) ?? new Map();
+      const repos = r.oci.get(origin) ?? new Map();
       const repo = name === '' ? '' : literalRepositoryPattern(name) ?? '*any*';
       const ops = repos.get(repo) ?? new Set();
       ops.add(op);
       repos.set(repo, ops);
-      oci.set(origin, repos);
+      r.oci.set(origin, repos);
     } else if (kind === 'git') {
-      const repos = gitHttps.get(origin) ?? new Set();
+      const repos = r.gitHttps.get(origin) ?? new Set();
       repos.add(literalRepositoryPattern(gitRepository('/', url.path)) ?? '*any*');
-      gitHttps.set(origin, repos);
+      r.gitHttps.set(origin, repos);
     } else {
-      simple.set(`${kind} ${origin}`, { [kind]: { urls: [origin] } } as Source);
+      r.simple.set(`${kind} ${origin}`, { [kind]: { urls: [origin] } } as Source);
     }
   }
+  return r;
+}
+
+/** The oci sources of one origin: one per distinct operation set, listing the repositories that used exactly it. */
+function ociSources(origin: string, repos: Map<string, Set<OciOperation>>): Source[] {
+  const out: Source[] = [];
+  // `/v2/` pings need the operation only; they are covered by any source of the origin with it.
+  const ping = repos.get('');
+  repos.delete('');
+  const anyRepo = repos.get('*any*');
+  repos.delete('*any*');
+  const byOps = new Map<string, { ops: OciOperation[]; repos: string[] }>();
+  for (const [repo, ops] of repos) {
+    const list = sortedUnique(ops);
+    const key = list.join(',');
+    const g = byOps.get(key) ?? { ops: list, repos: [] };
+    g.repos.push(repo);
+    byOps.set(key, g);
+  }
+  for (const g of byOps.values()) out.push({ oci: { urls: [origin], repositoryPatterns: sortedUnique(g.repos), operations: g.ops } });
+  if (anyRepo) out.push({ oci: { urls: [origin], operations: sortedUnique(anyRepo) } });
+  if (ping) {
+    const covered = [...ping].every((op) => [...byOps.values()].some((g) => g.ops.includes(op)) || anyRepo?.has(op));
+    if (!covered) out.push({ oci: { urls: [origin], operations: sortedUnique(ping) } });
+  }
+  return out;
+}
+
+/** Stage 3: the recognised accesses as sources, in a stable order. */
+function sourcesOf(r: Recognised): Source[] {
   const sources: Source[] = [];
-  for (const [, source] of [...simple].sort((x, y) => x[0].localeCompare(y[0]))) sources.push(source);
-  for (const [origin, repos] of oci) {
-    // `/v2/` pings need the operation only; they are covered by any source of the origin with it.
-    const ping = repos.get('');
-    repos.delete('');
-    const anyRepo = repos.get('*any*');
-    repos.delete('*any*');
-    // One source per distinct operation set, listing the repositories that used exactly it.
-    const byOps = new Map<string, { ops: OciOperation[]; repos: string[] }>();
-    for (const [repo, ops] of repos) {
-      const list = sortedUnique(ops);
-      const key = list.join(',');
-      const g = byOps.get(key) ?? { ops: list, repos: [] };
-      g.repos.push(repo);
-      byOps.set(key, g);
-    }
-    for (const g of byOps.values()) sources.push({ oci: { urls: [origin], repositoryPatterns: sortedUnique(g.repos), operations: g.ops } });
-    if (anyRepo) sources.push({ oci: { urls: [origin], operations: sortedUnique(anyRepo) } });
-    if (ping) {
-      const covered = [...ping].every((op) => [...byOps.values()].some((g) => g.ops.includes(op)) || anyRepo?.has(op));
-      if (!covered) sources.push({ oci: { urls: [origin], operations: sortedUnique(ping) } });
-    }
-  }
-  for (const [origin, repos] of gitHttps) {
+  for (const [, source] of [...r.simple].sort((x, y) => x[0].localeCompare(y[0]))) sources.push(source);
+  for (const [origin, repos] of r.oci) sources.push(...ociSources(origin, repos));
+  for (const [origin, repos] of r.gitHttps) {
     const any = repos.has('*any*') || repos.has('');
     sources.push({ git: { ...(any ? {} : { repositoryPatterns: sortedUnique(repos) }), https: [{ baseUrl: origin }] } });
   }
-  for (const t of ssh.values()) {
+  for (const t of r.ssh.values()) {
     const any = t.repos.has('');
     sources.push({ git: { ...(any ? {} : { repositoryPatterns: sortedUnique(t.repos) }), ssh: [{ host: t.host, port: t.port, ...(t.user !== undefined ? { user: t.user } : {}) }] } });
   }
+  return sources;
+}
 
-  // Narrow connections for what is left (the sources' implied connections cover their hosts).
-  const policyOf = (connections: Connection[]): Policy => ({ default: 'deny', presets: [...presets].sort((a, b) => catalogIndex(a) - catalogIndex(b)) as never, sources, connections });
-  const catalogIndex = (name: string) => catalog.presets.findIndex((p) => p.name === name);
-  const interim = new CompiledPolicy(policyOf([]), options);
-  rest = [...unrecognised, ...rest.filter((a) => a.kind === 'http' || a.kind === 'ssh')].filter((a) => !interim.firstPermitting(a));
+/** Stage 4: narrow connections for the accesses left, merged by target (ports united). */
+function connectionsFor(accesses: Access[]): Connection[] {
   const conns = new Map<string, { kind: 'tls' | 'tcp'; field: 'serverNamePatterns' | 'hostPatterns' | 'cidrs'; target: string; ports: Set<number> }>();
-  for (const a of rest) {
+  for (const a of accesses) {
     const c = connectionFor(a);
     if (!c) continue;
     const kind = 'tls' in c ? 'tls' : 'tcp';
@@ -213,12 +235,29 @@ export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {
     for (const p of body.ports as number[]) entry.ports.add(p);
     conns.set(key, entry);
   }
-  const connections: Connection[] = [...conns.values()]
+  return [...conns.values()]
     .sort((x, y) => x.kind.localeCompare(y.kind) || x.target.localeCompare(y.target))
     .map((e) => ({ [e.kind]: { [e.field]: [e.target], ports: [...e.ports].sort((a, b) => a - b) } }) as unknown as Connection);
+}
 
+/**
+ * A least-privilege policy that allows every access: presets (stage 1), then ecosystem sources
+ * (stages 2 and 3), then narrow connections for what is left (stage 4; the sources' implied
+ * connections already cover their hosts), then a safety net that gives anything still denied
+ * its own narrowest rule.
+ */
+export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {}): Policy {
+  const catalog = options.catalog ?? defaultPresetCatalog;
+  const { presets, rest } = presetsFor(accesses, options);
+  const recognised = recogniseSources(rest);
+  const sources = sourcesOf(recognised);
+  const catalogIndex = (name: string) => catalog.presets.findIndex((p) => p.name === name);
+  const presetList = [...presets].sort((a, b) => catalogIndex(a) - catalogIndex(b)) as never;
+  const policyOf = (connections: Connection[]): Policy => ({ default: 'deny', presets: presetList, sources, connections });
+  const interim = new CompiledPolicy(policyOf([]), options);
+  const left = [...recognised.unrecognised, ...rest.filter((a) => a.kind === 'http' || a.kind === 'ssh')].filter((a) => !interim.firstPermitting(a));
+  const connections = connectionsFor(left);
   const policy = policyOf(connections);
-  // Safety net: anything still denied gets its own narrowest rule.
   const check = new CompiledPolicy(policy, options);
   for (const a of accesses) {
     if (check.firstPermitting(a)) continue;

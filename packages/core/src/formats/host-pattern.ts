@@ -21,6 +21,24 @@ export function isHostPattern(text: string): boolean {
 
 /** Why a valid host pattern can never match a real host name (undefined when it can). */
 export function unmatchableHostProblem(pattern: string): string | undefined {
+  // One scan of the labels, no array of them (this runs for every host pattern and URL host of a
+  // policy); the same checks in the same order as the reference below.
+  const start = pattern.startsWith('*.') ? 2 : 0;
+  const n = pattern.length;
+  if (n - start > 253) return 'a host name is at most 253 characters';
+  let label = start;
+  for (let i = start; i <= n; i++) {
+    if (i < n && pattern.charCodeAt(i) !== 46) continue;
+    if (i === label) return 'it has an empty label (`..`)';
+    if (i - label > 63) return `label \`${pattern.slice(label, label + 20)}…\` is longer than 63 characters`;
+    if (pattern.charCodeAt(label) === 45 || pattern.charCodeAt(i - 1) === 45) return `label \`${pattern.slice(label, i)}\` starts or ends with \`-\``;
+    label = i + 1;
+  }
+  return undefined;
+}
+
+/** unmatchableHostProblem by splitting into labels: the reference of the scan above. */
+export function unmatchableHostProblemSlow(pattern: string): string | undefined {
   const body = pattern.startsWith('*.') ? pattern.slice(2) : pattern;
   if (body.length > 253) return 'a host name is at most 253 characters';
   for (const label of body.split('.')) {

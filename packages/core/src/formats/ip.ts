@@ -78,6 +78,49 @@ function looksLikeIpv6(address: string): boolean {
  * only IPv4 is allowed.
  */
 export function ipOrPrefixProblem(text: string, ipv4Only = false): string | undefined {
+  if (plainIpv4(text) !== undefined) return undefined;
+  return ipOrPrefixProblemSlow(text, ipv4Only);
+}
+
+/**
+ * The common case without allocating: `a.b.c.d` or `a.b.c.d/n` in canonical form (decimal octets
+ * up to 255 without leading zeros, prefix up to 32 without leading zero). Returns the packed
+ * address, or undefined for anything else (which the full checks then judge and explain). Sets
+ * `plainPrefix` (-1 without `/`). Tested against the full checks and ipaddr.js (ip.property.test.ts).
+ */
+let plainPrefix = -1;
+function plainIpv4(text: string): number | undefined {
+  const n = text.length;
+  if (n < 7 || n > 18) return undefined;
+  let address = 0, octet = 0, digits = 0, dots = 0, i = 0;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digits > 0 && octet === 0) return undefined; // leading zero
+      octet = octet * 10 + (c - 48);
+      if (++digits > 3 || octet > 255) return undefined;
+    } else if (c === 46 && digits > 0 && dots < 3) {
+      address = address * 256 + octet;
+      octet = 0; digits = 0; dots++;
+    } else break;
+  }
+  if (dots !== 3 || digits === 0) return undefined;
+  address = address * 256 + octet;
+  if (i === n) { plainPrefix = -1; return address; }
+  if (text.charCodeAt(i) !== 47 || i + 1 === n || n - i > 3) return undefined;
+  let prefix = 0;
+  for (let k = i + 1; k < n; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) return undefined;
+    prefix = prefix * 10 + (c - 48);
+  }
+  if ((n - i === 3 && text.charCodeAt(i + 1) === 48) || prefix > 32) return undefined;
+  plainPrefix = prefix;
+  return address;
+}
+
+/** The full checks, with messages (the reference of the fast path above). */
+export function ipOrPrefixProblemSlow(text: string, ipv4Only = false): string | undefined {
   const slash = text.indexOf('/');
   const address = slash < 0 ? text : text.slice(0, slash);
   const prefix = slash < 0 ? undefined : text.slice(slash + 1);
@@ -102,7 +145,18 @@ export function isIpOrPrefix(text: string): boolean {
 
 /** Parses an address or prefix in `ip-or-prefix` format; undefined when it is not one. */
 export function parseCidr(text: string): ParsedCidr | undefined {
-  if (!isIpOrPrefix(text)) return undefined;
+  if (typeof text !== 'string') return undefined;
+  const packed = plainIpv4(text);
+  if (packed !== undefined) {
+    const prefix = plainPrefix;
+    return { version: 4, bytes: [packed >>> 24, (packed >>> 16) & 255, (packed >>> 8) & 255, packed & 255], prefix: prefix < 0 ? 32 : prefix, explicitPrefix: prefix >= 0 };
+  }
+  return parseCidrSlow(text);
+}
+
+/** parseCidr through the full checks and ipaddr.js (the reference of its fast path). */
+export function parseCidrSlow(text: string): ParsedCidr | undefined {
+  if (typeof text !== 'string' || ipOrPrefixProblemSlow(text, false) !== undefined) return undefined;
   const slash = text.indexOf('/');
   const address = slash < 0 ? text : text.slice(0, slash);
   const addr = ipaddr.parse(address);

@@ -62,9 +62,27 @@ export function jsonHash(value: unknown): number {
   let sum = 4;
   for (const key in value) {
     if (!isEnumerableOwn.call(value, key)) continue;
-    sum = (sum + mix(hashString(key, 5) ^ Math.imul(jsonHash((value as Record<string, unknown>)[key]), 0x9e3779b1))) | 0;
+    sum = (sum + mix(keyHash(key) ^ Math.imul(jsonHash((value as Record<string, unknown>)[key]), 0x9e3779b1))) | 0;
   }
   return mix(sum);
+}
+
+/**
+ * hashString(key, 5), remembered: a policy repeats a few dozen member names thousands of times, and
+ * a map lookup of a parsed key (whose hash the engine keeps) is cheaper than hashing its characters.
+ * Bounded: cleared when full (a document of distinct keys still hashes them all, just not cached).
+ */
+const keyHashes = new Map<string, number>();
+function keyHash(key: string): number {
+  let h = keyHashes.get(key);
+  if (h === undefined) {
+    h = hashString(key, 5);
+    if (key.length <= 64) {
+      if (keyHashes.size >= 4096) keyHashes.clear();
+      keyHashes.set(key, h);
+    }
+  }
+  return h;
 }
 
 

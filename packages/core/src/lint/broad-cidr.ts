@@ -1,7 +1,7 @@
 /** `broad-cidr`: an IPv4 prefix shorter than /8 or an IPv6 prefix shorter than /16 (0.0.0.0/0, ::/0 included). */
 import { networkOf, prefixSize } from '../formats/ip';
 import type { LintRule, RuleFinding } from './types';
-import { connectionCidrs, viewOf } from './walk';
+import { connectionCidrs, viewOf, refPointer } from './walk';
 
 /** Prefixes shorter than these lengths are reported (docs/diagnostics/broad-cidr.md). */
 export const BROAD_PREFIX_LIMIT = { 4: 8, 6: 16 } as const;
@@ -17,7 +17,7 @@ export const broadCidr: LintRule = {
       const whole = ref.cidr.prefix === 0;
       const what = whole ? `every IPv${ref.cidr.version} address` : `${prefixSize(ref.cidr)} addresses (${networkOf(ref.cidr)})`;
       findings.push({
-        pointer: ref.pointer,
+        pointer: refPointer(ref),
         message: `\`${ref.text}\` allows ${what}: IPv${ref.cidr.version} prefixes shorter than /${limit} defeat an egress policy. List the networks the job really needs, or use serverNamePatterns/hostPatterns or a source.`,
       });
     }

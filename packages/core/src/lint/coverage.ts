@@ -72,7 +72,7 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
     presetIndexes: new Map(enabled.map((p) => [p.name, p.index])),
   };
   cache.set(context, analysis);
-    const presets = presetIndex(enabled);
+  const presets = presetIndex(enabled);
   const policy = new AtomIndex();
   let order = 0;
   // Only entries with one recognised kind whose value is an object take part (schema errors cover the rest).
@@ -97,16 +97,30 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
       else seen.set(hash, [bucket, entry]);
       const atoms = isSource ? atomsOfSource(readOf(entry as SourceEntry)) : atomsOfConnection(readOf(entry as ConnectionEntry));
       if (!atoms || atoms.length === 0) continue;
-      const byPresets = atoms.map((a) => presets.find(a));
-      if (isSource && byPresets.every((p) => p !== undefined)) {
+      // Loops, not map/every with closures: this runs for every rule, and most rules stop at their
+      // first atom (nothing earlier covers it). Same answers as: byPresets = atoms.map(presets.find);
+      // redundant when every one is defined (sources); else coverers = policy.find ?? byPresets.
+      let byPresets: Array<Coverer | undefined> | undefined;
+      let allByPresets = isSource;
+      for (let j = 0; j < atoms.length && allByPresets; j++) {
+        const p = presets.find(atoms[j]);
+        if (p === undefined) allByPresets = false;
+        else (byPresets ??= []).push(p);
+      }
+      if (allByPresets) {
         analysis.redundant.push({ pointer, kind, rules: [], presets: presetNames(uniqueLabels(byPresets as Coverer[])) });
       } else {
-        let coverers = atoms.map((a, j) => policy.find(a) ?? byPresets[j]);
-        if (coverers.some((c) => c === undefined)) {
+        let coverers: Array<Coverer | undefined> | undefined = [];
+        for (let j = 0; j < atoms.length; j++) {
+          const c = policy.find(atoms[j]) ?? (byPresets !== undefined && j < byPresets.length ? byPresets[j] : presets.find(atoms[j]));
+          if (c === undefined) { coverers = undefined; break; }
+          coverers.push(c);
+        }
+        if (coverers === undefined) {
           const pieces = tlsPieces(atoms);
           if (pieces) coverers = pieces.map((p) => policy.findEndpoint(p) ?? presets.findEndpoint(p));
         }
-        if (coverers.every((c) => c !== undefined)) {
+        if (coverers !== undefined && coverers.every((c) => c !== undefined)) {
           const labels = uniqueLabels(coverers as Coverer[]);
           const rules = labels.filter((c) => !c.label.startsWith('preset:')).sort((x, y) => x.order - y.order).map((c) => c.label);
           analysis.shadowed.push({ pointer, kind, rules, presets: presetNames(labels) });

@@ -8,18 +8,17 @@ import type { ParsedCidr } from '../formats/ip';
 import { matchRepositoryPattern } from '../formats/repository-pattern';
 import { readConnection, readSource } from '../policy/rules-read';
 import type { ConnectionRead, SourceRead } from '../policy/rules-read';
-import { originKey } from '../eval/url';
 import type { ParsedUrl } from '../eval/url';
 
 export type ConnClass = 'tls' | 'tcp' | 'udp' | 'icmp';
 
-/** A URL as the evaluator parsed it, with its `scheme://host:port` (the first key of the coverage index). */
-export interface AtomUrl extends ParsedUrl { origin: string }
+/** A URL atom: the URL as the evaluator parsed it (shared with the reading, not copied). */
+export interface UrlAtom { url: ParsedUrl }
 
 /** A URL of an HTTP-kind source (`purl`: an apt `purlNamespace`, which names the packages it serves). */
-export interface HttpAtom { shape: 'http'; url: AtomUrl; kind: string; purl?: string }
-export interface OciAtom { shape: 'oci'; url: AtomUrl; ops: ReadonlySet<string>; patterns: Repos }
-export interface GitHttpsAtom { shape: 'git-https'; url: AtomUrl; patterns: Repos }
+export interface HttpAtom extends UrlAtom { shape: 'http'; kind: string; purl?: string }
+export interface OciAtom extends UrlAtom { shape: 'oci'; ops: ReadonlySet<string>; patterns: Repos }
+export interface GitHttpsAtom extends UrlAtom { shape: 'git-https'; patterns: Repos }
 export interface GitSshAtom { shape: 'git-ssh'; host: string; port: number; user?: string; patterns: Repos }
 export interface ConnAtom {
   shape: 'conn';
@@ -39,22 +38,24 @@ export interface Labelled<A> extends Coverer { atom: A }
 // Atoms from the shared reading of rules (policy/rules-read.ts): only exact rules become atoms,
 // so coverage is claimed only where the schema and the evaluator agree on what a rule means.
 
-function atomUrl(url: ParsedUrl): AtomUrl {
-  return { scheme: url.scheme, host: url.host, port: url.port, path: url.path, origin: originKey(url) };
-}
-
 /** The atoms of a read source (exact reads only). */
 export function atomsOfSource(read: SourceRead): Atom[] | undefined {
   if (!read.exact) return undefined;
   const patterns = read.role === 'http' ? undefined : preparePatterns(read.repositoryPatterns);
-  const atoms: Atom[] = [];
-  for (const u of read.urls) {
-    const url = atomUrl(u.url!);
-    if (read.role === 'http') atoms.push({ shape: 'http', url, kind: read.kind, purl: read.purlNamespace });
-    else if (read.role === 'oci') atoms.push({ shape: 'oci', url, ops: read.operations!, patterns });
-    else atoms.push({ shape: 'git-https', url, patterns });
+  // Sized up front (`[]` + push reserves 17 slots on the first push, for every rule).
+  const urls = read.urls, ssh = read.ssh;
+  const atoms: Atom[] = new Array(urls.length + ssh.length);
+  let k = 0;
+  for (let i = 0; i < urls.length; i++) {
+    const url = urls[i].url!;
+    if (read.role === 'http') atoms[k++] = { shape: 'http', url, kind: read.kind, purl: read.purlNamespace };
+    else if (read.role === 'oci') atoms[k++] = { shape: 'oci', url, ops: read.operations!, patterns };
+    else atoms[k++] = { shape: 'git-https', url, patterns };
   }
-  for (const t of read.ssh) atoms.push({ shape: 'git-ssh', host: t.host, port: t.port, user: t.user, patterns });
+  for (let i = 0; i < ssh.length; i++) {
+    const t = ssh[i];
+    atoms[k++] = { shape: 'git-ssh', host: t.host, port: t.port, user: t.user, patterns };
+  }
   return atoms;
 }
 
@@ -115,20 +116,22 @@ function repositoryPatternCovers(a: RepoPattern, b: RepoPattern): boolean {
 }
 
 /**
- * The repository patterns of a source, prepared on first comparison: most sources are never compared
- * (no earlier rule shares their URL or host), so preparing every pattern up front was wasted garbage.
+ * The repository patterns of a source are its list of texts (the reading's, no object per source),
+ * prepared on first comparison: most sources are never compared (no earlier rule shares their URL
+ * or host), so preparing every pattern up front was wasted garbage.
  */
-class RepositoryPatterns {
-  private prepared?: RepoPattern[];
-  constructor(private readonly texts: readonly string[]) {}
-
-  get list(): RepoPattern[] {
-    return (this.prepared ??= this.texts.map(prepare));
+const preparedLists = new WeakMap<readonly string[], RepoPattern[]>();
+function preparedList(texts: readonly string[]): RepoPattern[] {
+  let list = preparedLists.get(texts);
+  // The list may be the policy's own array: re-prepared if it changed since (a caller mutated it).
+  if (list === undefined || list.length !== texts.length || list.some((p, i) => p.text !== texts[i])) {
+    preparedLists.set(texts, (list = texts.map(prepare)));
   }
+  return list;
 }
 
 /** Repository patterns of a source; undefined = any repository. */
-export type Repos = RepositoryPatterns | undefined;
+export type Repos = readonly string[] | undefined;
 
 /**
  * Absent patterns mean any repository, even none (the `/v2/` check, an empty path below a git base,
@@ -136,15 +139,15 @@ export type Repos = RepositoryPatterns | undefined;
  * the same as absent (the property test found a shadowed-rule false positive when it was).
  */
 export function preparePatterns(patterns: readonly string[] | undefined): Repos {
-  return patterns === undefined ? undefined : new RepositoryPatterns(patterns);
+  return patterns;
 }
 
 /** `a` (undefined = any repository) covers `b`. */
 export function patternsCover(a: Repos, b: Repos): boolean {
   if (a === undefined) return true;
   if (b === undefined) return false;
-  const covering = a.list;
-  return b.list.every((p) => covering.some((q) => repositoryPatternCovers(q, p)));
+  const covering = preparedList(a);
+  return preparedList(b).every((p) => covering.some((q) => repositoryPatternCovers(q, p)));
 }
 
 /** Host pattern `a` matches every host `b` matches (both lower case). */

@@ -52,7 +52,7 @@ describe('unmatchable-host-pattern', () => {
     const url = `https://${'a'.repeat(100 * 1024 * 1024)}/x`;
     const started = performance.now();
     const findings = run(unmatchableHostPattern, { sources: [{ npm: { urls: [url] } }] });
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(5000); // linear: a backtracking or quadratic scan of 100 MB takes minutes;
     expect(findings).toHaveLength(1);
     expect(findings[0].message.length).toBeLessThan(300);
   });

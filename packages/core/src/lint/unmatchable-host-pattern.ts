@@ -3,10 +3,16 @@
  * can never match a host name (decisions.md D3): an empty label, a label starting or ending with `-`,
  * a label over 63 characters, a name over 253 characters.
  */
-import { unmatchableHostProblem } from '../formats/host-pattern';
+import { isHostPattern, unmatchableHostProblem } from '../formats/host-pattern';
 import { isPolicyUrl } from '../eval/url';
 import type { LintRule, RuleFinding } from './types';
-import { hostPatterns, quote, sourceUrls, viewOf } from './walk';
+import { isObject, memberPointer, quote, readOf, urlPointer, viewOf } from './walk';
+import type { ConnectionEntry, SourceEntry } from './walk';
+
+const patternFinding = (entry: ConnectionEntry | SourceEntry, pattern: string, problem: string, member: string, item: number, leaf?: string): RuleFinding => ({
+  pointer: memberPointer(entry, member, item, leaf),
+  message: `Host pattern ${quote(pattern)} can never match a host name: ${problem}. Fix the typo; as written this entry allows nothing.`,
+});
 
 export const unmatchableHostPattern: LintRule = {
   code: 'unmatchable-host-pattern',
@@ -14,24 +20,45 @@ export const unmatchableHostPattern: LintRule = {
   check(context) {
     const findings: RuleFinding[] = [];
     const view = viewOf(context);
-    for (const ref of hostPatterns(view)) {
-      const problem = unmatchableHostProblem(ref.pattern);
-      if (!problem) continue;
-      findings.push({
-        pointer: ref.pointer,
-        message: `Host pattern ${quote(ref.pattern)} can never match a host name: ${problem}. Fix the typo; as written this entry allows nothing.`,
-      });
+    // Every schema-valid host pattern: tls `serverNamePatterns`, tcp `hostPatterns`, git `ssh[].host`.
+    // Index loops, and nothing built for the patterns and URLs that have no finding.
+    for (let i = 0; i < view.connections.length; i++) {
+      const c = view.connections[i];
+      const member = c.kind === 'tls' ? 'serverNamePatterns' : c.kind === 'tcp' ? 'hostPatterns' : undefined;
+      if (!member) continue;
+      const patterns = c.body[member];
+      if (!Array.isArray(patterns)) continue;
+      for (let j = 0; j < patterns.length; j++) {
+        const pattern = patterns[j];
+        if (typeof pattern !== 'string' || !isHostPattern(pattern)) continue;
+        const problem = unmatchableHostProblem(pattern);
+        if (problem) findings.push(patternFinding(c, pattern, problem, member, j));
+      }
     }
-    for (const ref of sourceUrls(view)) {
-      // The host as the evaluator compares it (lower case, one trailing dot removed); IPv6 literals have no labels.
-      const host = ref.read.url?.host;
-      if (host === undefined || host.includes(':')) continue;
-      const problem = unmatchableHostProblem(host);
-      if (!problem || !isPolicyUrl(ref.url)) continue;
-      findings.push({
-        pointer: ref.pointer,
-        message: `The host of URL ${quote(ref.url)} can never be a host name: ${problem}. Fix the typo; as written this URL allows nothing.`,
-      });
+    for (let i = 0; i < view.sources.length; i++) {
+      const s = view.sources[i];
+      const ssh = s.body.ssh;
+      if (s.kind !== 'git' || !Array.isArray(ssh)) continue;
+      for (let j = 0; j < ssh.length; j++) {
+        const t = ssh[j];
+        if (!isObject(t) || typeof t.host !== 'string' || !isHostPattern(t.host)) continue;
+        const problem = unmatchableHostProblem(t.host);
+        if (problem) findings.push(patternFinding(s, t.host, problem, 'ssh', j, 'host'));
+      }
+    }
+    for (let i = 0; i < view.sources.length; i++) {
+      const urls = readOf(view.sources[i]).urls;
+      for (let j = 0; j < urls.length; j++) {
+        // The host as the evaluator compares it (lower case, one trailing dot removed); IPv6 literals have no labels.
+        const host = urls[j].url?.host;
+        if (host === undefined || host.includes(':')) continue;
+        const problem = unmatchableHostProblem(host);
+        if (!problem || !isPolicyUrl(urls[j].text)) continue;
+        findings.push({
+          pointer: urlPointer(view.sources[i], urls[j]),
+          message: `The host of URL ${quote(urls[j].text)} can never be a host name: ${problem}. Fix the typo; as written this URL allows nothing.`,
+        });
+      }
     }
     return findings;
   },

@@ -8,7 +8,6 @@ import type { ConnectionKind, SourceKind } from '../policy/types';
 import { cidrOf, readConnection, readSource } from '../policy/rules-read';
 import type { ConnectionRead, SourceRead, UrlRead } from '../policy/rules-read';
 import type { ParsedCidr } from '../formats/ip';
-import { isHostPattern } from '../formats/host-pattern';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -92,18 +91,17 @@ export interface PolicyView {
   sources: SourceEntry[];
   connections: ConnectionEntry[];
   /** Derived lists, computed on first use (several rules share them). */
-  memo: { urls?: UrlRef[]; cidrs?: CidrRef[]; hosts?: HostPatternRef[] };
+  memo: { cidrs?: CidrRef[] };
 }
 
 const sourceKinds = new Set<string>(SOURCE_KINDS);
 const connectionKinds = new Set<string>(CONNECTION_KINDS);
 
-function entryOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonObject; raw: JsonObject } | undefined {
+/** The kind of an item with exactly one recognised kind member whose value is an object; undefined otherwise. */
+function kindOf(item: unknown, kinds: Set<string>): string | undefined {
   if (!isObject(item)) return undefined;
   const kind = soleKey(item);
-  if (kind === undefined || !kinds.has(kind)) return undefined;
-  const body = item[kind];
-  return isObject(body) ? { kind, body, raw: item } : undefined;
+  return kind !== undefined && kinds.has(kind) && isObject(item[kind]) ? kind : undefined;
 }
 
 /**
@@ -125,42 +123,50 @@ function walk(value: unknown): PolicyView {
   const sourceItems = Array.isArray(value.sources) ? value.sources : [];
   const connectionItems = Array.isArray(value.connections) ? value.connections : [];
   const sources: SourceEntry[] = [];
+  // No intermediate object per item, and `read` in the literal (set later by readOf: no shape change).
   for (let i = 0; i < sourceItems.length; i++) {
-    const e = entryOf(sourceItems[i], sourceKinds);
-    if (e) sources.push({ index: i, pointer: `/sources/${i}`, kind: e.kind as SourceKind, body: e.body, raw: e.raw });
+    const raw = sourceItems[i] as JsonObject;
+    const kind = kindOf(raw, sourceKinds);
+    if (kind !== undefined) sources.push({ index: i, pointer: `/sources/${i}`, kind: kind as SourceKind, body: raw[kind] as JsonObject, raw, read: undefined });
   }
   const connections: ConnectionEntry[] = [];
   for (let i = 0; i < connectionItems.length; i++) {
-    const e = entryOf(connectionItems[i], connectionKinds);
-    if (e) connections.push({ index: i, pointer: `/connections/${i}`, kind: e.kind as ConnectionKind, body: e.body, raw: e.raw });
+    const raw = connectionItems[i] as JsonObject;
+    const kind = kindOf(raw, connectionKinds);
+    if (kind !== undefined) connections.push({ index: i, pointer: `/connections/${i}`, kind: kind as ConnectionKind, body: raw[kind] as JsonObject, raw, read: undefined });
   }
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
 
 /**
- * A value inside a source or connection: `<entry>/<kind>/<member>[/<item>][/<leaf>]`. The pointer text
- * is built when read, since few values get a finding (building 10,000s of them up front cost GC time).
+ * A value inside a source or connection: `<entry>/<kind>/<member>[/<item>][/<leaf>]`. Plain objects
+ * (one literal per value, no class chain to construct), and the pointer text is built by `refPointer`
+ * only for the few values that get a finding (building 10,000s of them up front cost GC time).
  */
-abstract class MemberRef {
-  constructor(private readonly entry: { pointer: string; kind: string }, private readonly member: string, private readonly item = -1, private readonly leaf?: string) {}
-
-  get pointer(): string {
-    // Kinds and member names are fixed words: no RFC 6901 escaping needed.
-    let pointer = `${this.entry.pointer}/${this.entry.kind}/${this.member}`;
-    if (this.item >= 0) pointer += `/${this.item}`;
-    if (this.leaf !== undefined) pointer += `/${this.leaf}`;
-    return pointer;
-  }
+export interface MemberRef {
+  entry: { pointer: string; kind: string };
+  member: string;
+  /** Array index under `member`, -1 for a plain member. */
+  item: number;
+  leaf: string | undefined;
 }
 
-/** A URL-valued member of a source, with its pointer. */
-export class UrlRef extends MemberRef {
-  /** The URL text. */
-  readonly url: string;
-  constructor(readonly source: SourceEntry, readonly read: UrlRead) {
-    super(source, read.member, read.item, read.leaf);
-    this.url = read.text;
-  }
+export function refPointer(ref: MemberRef): string {
+  return memberPointer(ref.entry, ref.member, ref.item, ref.leaf);
+}
+
+/** `<entry>/<kind>/<member>[/<item>][/<leaf>]`. */
+export function memberPointer(entry: { pointer: string; kind: string }, member: string, item: number, leaf: string | undefined): string {
+  // Kinds and member names are fixed words: no RFC 6901 escaping needed.
+  let pointer = `${entry.pointer}/${entry.kind}/${member}`;
+  if (item >= 0) pointer += `/${item}`;
+  if (leaf !== undefined) pointer += `/${leaf}`;
+  return pointer;
+}
+
+/** The pointer of a URL of a source, as the reader found it (`urls/2`, `indexUrl`, `https/0/baseUrl`). */
+export function urlPointer(source: SourceEntry, url: UrlRead): string {
+  return memberPointer(source, url.member, url.item, url.leaf);
 }
 
 /** The shared reading of a source (policy/rules-read.ts), made once per entry on first use. */
@@ -172,20 +178,9 @@ export function readOf(entry: SourceEntry | ConnectionEntry): SourceRead | Conne
   return (entry.read = entry.pointer.startsWith('/sources/') ? readSource(entry.raw)! : readConnection(entry.raw)!);
 }
 
-/** Every URL string of every source (`urls` items, cargo `indexUrl`/`downloadUrl`, git `https[].baseUrl`), as the reader found them. */
-export function sourceUrls(view: PolicyView): UrlRef[] {
-  if (view.memo.urls) return view.memo.urls;
-  const out: UrlRef[] = (view.memo.urls = []);
-  for (const source of view.sources) {
-    for (const u of readOf(source).urls) out.push(new UrlRef(source, u));
-  }
-  return out;
-}
-
-export class CidrRef extends MemberRef {
-  constructor(readonly connection: ConnectionEntry, readonly text: string, readonly cidr: ParsedCidr, item: number) {
-    super(connection, 'cidrs', item);
-  }
+export interface CidrRef extends MemberRef {
+  text: string;
+  cidr: ParsedCidr;
 }
 
 /** Every well-formed CIDR of every connection (tls, tcp: ip-or-prefix; udp, icmp: ipv4-or-prefix). */
@@ -198,36 +193,8 @@ export function connectionCidrs(view: PolicyView): CidrRef[] {
     if (!Array.isArray(cidrs)) continue;
     for (let j = 0; j < cidrs.length; j++) {
       const cidr = typeof cidrs[j] === 'string' ? cidrOf(cidrs[j], ipv4Only) : undefined;
-      if (cidr) out.push(new CidrRef(connection, cidrs[j], cidr, j));
+      if (cidr) out.push({ entry: connection, member: 'cidrs', item: j, leaf: undefined, text: cidrs[j], cidr });
     }
-  }
-  return out;
-}
-
-export class HostPatternRef extends MemberRef {
-  constructor(entry: { pointer: string; kind: string }, readonly pattern: string, member: string, item: number, leaf?: string) {
-    super(entry, member, item, leaf);
-  }
-}
-
-/** Every schema-valid host pattern: tls `serverNamePatterns`, tcp `hostPatterns`, git `ssh[].host`. */
-export function hostPatterns(view: PolicyView): HostPatternRef[] {
-  if (view.memo.hosts) return view.memo.hosts;
-  const out: HostPatternRef[] = (view.memo.hosts = []);
-  for (const c of view.connections) {
-    const member = c.kind === 'tls' ? 'serverNamePatterns' : c.kind === 'tcp' ? 'hostPatterns' : undefined;
-    if (!member) continue;
-    const patterns = c.body[member];
-    if (!Array.isArray(patterns)) continue;
-    for (let j = 0; j < patterns.length; j++) {
-      if (typeof patterns[j] === 'string' && isHostPattern(patterns[j])) out.push(new HostPatternRef(c, patterns[j], member, j));
-    }
-  }
-  for (const s of view.sources) {
-    if (s.kind !== 'git' || !Array.isArray(s.body.ssh)) continue;
-    s.body.ssh.forEach((t, j) => {
-      if (isObject(t) && typeof t.host === 'string' && isHostPattern(t.host)) out.push(new HostPatternRef(s, t.host, 'ssh', j, 'host'));
-    });
   }
   return out;
 }

@@ -23,15 +23,19 @@ function isObject(value: unknown): value is JsonObject {
 
 const isEnumerableOwn = Object.prototype.propertyIsEnumerable;
 
-/** The first own key (as `Object.keys(x)[0]`), and whether it is the only one; no key array built. */
-function kindKey(obj: JsonObject): { kind: string | undefined; sole: boolean } {
+/** Set by `kindKey`: whether the key it returned is the only one. */
+let kindIsSole = false;
+
+/** The first own key (as `Object.keys(x)[0]`), setting `kindIsSole`; no key array or result object built. */
+function kindKey(obj: JsonObject): string | undefined {
   let kind: string | undefined;
   for (const key in obj) {
     if (!isEnumerableOwn.call(obj, key)) continue;
-    if (kind !== undefined) return { kind, sole: false };
+    if (kind !== undefined) { kindIsSole = false; return kind; }
     kind = key;
   }
-  return { kind, sole: kind !== undefined };
+  kindIsSole = kind !== undefined;
+  return kind;
 }
 
 /** Every own key of `obj` is one of `allowed`. */
@@ -109,9 +113,44 @@ export function cidrOf(text: string, ipv4Only = false): ParsedCidr | undefined {
   return cidr ?? undefined;
 }
 
-const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
-const allStrings = (v: unknown, ok: (s: string) => boolean, nonEmpty: boolean): boolean =>
-  Array.isArray(v) && (!nonEmpty || v.length > 0) && v.every((x) => typeof x === 'string' && ok(x));
+/** The string items of an array (the array itself when every item is one: callers never mutate it). */
+function strings(v: unknown): readonly string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return v.filter((x): x is string => typeof x === 'string');
+  return v as string[];
+}
+const allStrings = (v: unknown, ok: (s: string) => boolean, nonEmpty: boolean): boolean => {
+  if (!Array.isArray(v) || (nonEmpty && v.length === 0)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string' || !ok(v[i])) return false;
+  return true;
+};
+const anyString = (): boolean => true;
+const nonEmptyString = (s: string): boolean => s.length > 0;
+const isOciOperation = (o: string): boolean => OCI_OPERATIONS.has(o);
+/** Every item of a `cidrs` member (present) is a CIDR of its field's format. */
+function cidrsAllValid(cidrs: unknown, ipv4Only: boolean): boolean {
+  if (!Array.isArray(cidrs) || cidrs.length === 0) return false;
+  for (let i = 0; i < cidrs.length; i++) if (typeof cidrs[i] !== 'string' || cidrOf(cidrs[i], ipv4Only) === undefined) return false;
+  return true;
+}
+/** Text already in lower case (most names): `toLowerCase` then need not run. */
+function isLower(text: string): boolean {
+  for (let i = 0; i < text.length; i++) { const c = text.charCodeAt(i); if (c >= 65 && c <= 90) return false; }
+  return true;
+}
+
+// The members each body may hold (for `onlyKeys`), built once.
+const KEYS_URLS = ['urls'];
+const KEYS_APT = ['urls', 'purlNamespace'];
+const KEYS_CARGO = ['indexUrl', 'downloadUrl'];
+const KEYS_OCI = ['urls', 'repositoryPatterns', 'operations'];
+const KEYS_GIT = ['repositoryPatterns', 'https', 'ssh'];
+const KEYS_GIT_HTTPS = ['baseUrl'];
+const KEYS_GIT_SSH = ['host', 'port', 'user', 'upstreamKnownHosts'];
+const KEYS_TLS = ['serverNamePatterns', 'cidrs', 'ports', 'alpn'];
+const KEYS_TCP = ['hostPatterns', 'cidrs', 'ports'];
+const KEYS_UDP = ['cidrs', 'ports'];
+const KEYS_ICMP = ['cidrs'];
 const isPort = (p: unknown): boolean => typeof p === 'number' && Number.isInteger(p) && p >= 1 && p <= 65535;
 const OCI_OPERATIONS = new Set(['pull', 'push', 'delete']);
 
@@ -123,67 +162,91 @@ function urlRead(text: unknown, member: string, item = -1, leaf?: string): UrlRe
 /** A URL of an exact rule: in the policy URL format and parsed. */
 const exactUrl = (u: UrlRead | undefined): boolean => u !== undefined && u.url !== undefined && isPolicyUrl(u.text);
 
+/** Reads the `urls` items into `urls`; true when every item is an exact URL (and there is one). */
+function readUrlList(list: unknown[], read: SourceRead): boolean {
+  let exact = list.length > 0;
+  // Sized up front, trimmed after (`[]` + push reserves 17 slots on the first push).
+  const urls: UrlRead[] = list.length === 0 ? [] : new Array(list.length);
+  let k = 0;
+  for (let j = 0; j < list.length; j++) {
+    const u = urlRead(list[j], 'urls', j);
+    if (u) urls[k++] = u;
+    if (exact && !exactUrl(u)) exact = false;
+  }
+  urls.length = k;
+  read.urls = urls;
+  return exact;
+}
+
+const NO_URLS: UrlRead[] = [];
+const NO_SSH: SshRead[] = [];
+
 /** Reads a `sources` item; undefined when it is not an object whose first member is an object. */
 export function readSource(item: unknown): SourceRead | undefined {
   if (!isObject(item)) return undefined;
-  const { kind, sole } = kindKey(item);
+  const kind = kindKey(item);
+  const sole = kindIsSole;
   if (kind === undefined) return undefined;
   const body = item[kind];
   if (!isObject(body)) return undefined;
-  const urls: UrlRead[] = [];
-  const ssh: SshRead[] = [];
-  const read: SourceRead = { kind, role: undefined, urls, ssh, exact: false };
+  // Every member in the literal, so that none is added later (no property store, one shape).
+  const read: SourceRead = {
+    kind, role: undefined, urls: NO_URLS, operations: undefined, repositoryPatterns: undefined, ssh: NO_SSH, purlNamespace: undefined, exact: false,
+  };
   const patterns = body.repositoryPatterns;
   const patternsOk = patterns === undefined || allStrings(patterns, isRepositoryPattern, false);
   if (URL_LIST_KINDS.has(kind)) {
     read.role = 'http';
-    const list = Array.isArray(body.urls) ? body.urls : [];
-    for (let j = 0; j < list.length; j++) { const u = urlRead(list[j], 'urls', j); if (u) urls.push(u); }
+    const urlsExact = readUrlList(Array.isArray(body.urls) ? body.urls : [], read);
     const purl = body.purlNamespace;
     if (kind === 'apt' && typeof purl === 'string' && purl !== '') read.purlNamespace = purl;
-    read.exact = onlyKeys(body, kind === 'apt' ? ['urls', 'purlNamespace'] : ['urls'])
-      && list.length > 0 && urls.length === list.length && urls.every(exactUrl)
+    read.exact = urlsExact && onlyKeys(body, kind === 'apt' ? KEYS_APT : KEYS_URLS)
       && (purl === undefined || typeof purl === 'string');
   } else if (kind === 'cargo') {
     read.role = 'http';
     const a = urlRead(body.indexUrl, 'indexUrl'), b = urlRead(body.downloadUrl, 'downloadUrl');
-    if (a) urls.push(a);
-    if (b) urls.push(b);
-    read.exact = onlyKeys(body, ['indexUrl', 'downloadUrl']) && exactUrl(a) && exactUrl(b);
+    read.urls = a && b ? [a, b] : a ? [a] : b ? [b] : [];
+    read.exact = onlyKeys(body, KEYS_CARGO) && exactUrl(a) && exactUrl(b);
   } else if (kind === 'oci') {
     read.role = 'oci';
-    const list = Array.isArray(body.urls) ? body.urls : [];
-    for (let j = 0; j < list.length; j++) { const u = urlRead(list[j], 'urls', j); if (u) urls.push(u); }
-    read.operations = new Set(strings(body.operations) ?? []);
+    const urlsExact = readUrlList(Array.isArray(body.urls) ? body.urls : [], read);
+    read.operations = new Set(strings(body.operations));
     read.repositoryPatterns = strings(patterns);
-    read.exact = onlyKeys(body, ['urls', 'repositoryPatterns', 'operations'])
-      && list.length > 0 && urls.length === list.length && urls.every(exactUrl)
-      && patternsOk && allStrings(body.operations, (o) => OCI_OPERATIONS.has(o), true);
+    read.exact = urlsExact && onlyKeys(body, KEYS_OCI)
+      && patternsOk && allStrings(body.operations, isOciOperation, true);
   } else if (kind === 'git') {
     read.role = 'git';
     read.repositoryPatterns = strings(patterns);
-    let exact = onlyKeys(body, ['repositoryPatterns', 'https', 'ssh']) && patternsOk && (body.https !== undefined || body.ssh !== undefined);
+    let exact = onlyKeys(body, KEYS_GIT) && patternsOk && (body.https !== undefined || body.ssh !== undefined);
     if (body.https !== undefined) {
       const list = Array.isArray(body.https) ? body.https : [];
       exact &&= list.length > 0;
+      const urls: UrlRead[] = list.length === 0 ? [] : new Array(list.length);
+      let k = 0;
+      read.urls = urls;
       for (let j = 0; j < list.length; j++) {
         const t = list[j];
         const u = isObject(t) ? urlRead(t.baseUrl, 'https', j, 'baseUrl') : undefined;
-        if (u) urls.push(u);
-        exact &&= isObject(t) && onlyKeys(t, ['baseUrl']) && exactUrl(u);
+        if (u) urls[k++] = u;
+        exact &&= isObject(t) && onlyKeys(t, KEYS_GIT_HTTPS) && exactUrl(u);
       }
+      urls.length = k;
     }
     if (body.ssh !== undefined) {
       const list = Array.isArray(body.ssh) ? body.ssh : [];
       exact &&= list.length > 0;
+      const ssh: SshRead[] = list.length === 0 ? [] : new Array(list.length);
+      let k = 0;
+      read.ssh = ssh;
       for (let j = 0; j < list.length; j++) {
         const t = list[j];
         if (!isObject(t) || typeof t.host !== 'string' || typeof t.port !== 'number') { exact = false; continue; }
-        ssh.push({ item: j, host: t.host.toLowerCase(), port: t.port, user: typeof t.user === 'string' ? t.user : undefined });
-        exact &&= onlyKeys(t, ['host', 'port', 'user', 'upstreamKnownHosts']) && isHostPattern(t.host) && isPort(t.port)
+        ssh[k++] = { item: j, host: t.host.toLowerCase(), port: t.port, user: typeof t.user === 'string' ? t.user : undefined };
+        exact &&= onlyKeys(t, KEYS_GIT_SSH) && isHostPattern(t.host) && isPort(t.port)
           && (t.user === undefined || typeof t.user === 'string')
-          && (t.upstreamKnownHosts === undefined || allStrings(t.upstreamKnownHosts, () => true, false));
+          && (t.upstreamKnownHosts === undefined || allStrings(t.upstreamKnownHosts, anyString, false));
       }
+      ssh.length = k;
     }
     read.exact = exact;
   }
@@ -194,35 +257,47 @@ export function readSource(item: unknown): SourceRead | undefined {
 /** Reads a `connections` item; undefined when it is not an object whose first member is an object. */
 export function readConnection(item: unknown): ConnectionRead | undefined {
   if (!isObject(item)) return undefined;
-  const { kind, sole } = kindKey(item);
+  const kind = kindKey(item);
+  const sole = kindIsSole;
   if (kind === undefined) return undefined;
   const body = item[kind];
   if (!isObject(body)) return undefined;
-  const read: ConnectionRead = { kind, exact: false };
+  // Every member in the literal, so that none is added later (no property store, one shape).
+  const read: ConnectionRead = { kind, names: undefined, cidrs: undefined, rawCidrs: undefined, ports: undefined, alpn: undefined, exact: false };
   const rawCidrs = strings(body.cidrs);
   if (rawCidrs) {
     read.rawCidrs = rawCidrs;
-    const cidrs: ParsedCidr[] = [];
-    for (const c of rawCidrs) { const p = cidrOf(c); if (p) cidrs.push(p); }
+    const cidrs: ParsedCidr[] = rawCidrs.length === 0 ? [] : new Array(rawCidrs.length);
+    let k = 0;
+    for (let i = 0; i < rawCidrs.length; i++) { const p = cidrOf(rawCidrs[i]); if (p) cidrs[k++] = p; }
+    cidrs.length = k;
     read.cidrs = cidrs;
   }
-  if (Array.isArray(body.ports)) read.ports = body.ports;
-  const cidrsExact = (ipv4Only: boolean) => body.cidrs === undefined
-    || allStrings(body.cidrs, (c) => cidrOf(c, ipv4Only) !== undefined, true);
-  const portsExact = body.ports === undefined || (Array.isArray(body.ports) && body.ports.every(isPort));
+  const ports = body.ports;
+  if (Array.isArray(ports)) read.ports = ports;
+  let portsExact = ports === undefined;
+  if (Array.isArray(ports)) {
+    portsExact = true;
+    for (let i = 0; i < ports.length; i++) if (!isPort(ports[i])) { portsExact = false; break; }
+  }
   if (kind === 'tls' || kind === 'tcp') {
     const member = kind === 'tls' ? 'serverNamePatterns' : 'hostPatterns';
-    const names = strings(body[member]);
-    if (names) read.names = names.map((n) => n.toLowerCase());
+    const given = body[member];
+    const names = strings(given);
+    if (names) {
+      let lower = true;
+      for (let i = 0; i < names.length && lower; i++) lower = isLower(names[i]);
+      read.names = lower ? names : names.map((n) => n.toLowerCase());
+    }
     if (kind === 'tls' && Array.isArray(body.alpn)) read.alpn = body.alpn;
-    read.exact = onlyKeys(body, kind === 'tls' ? [member, 'cidrs', 'ports', 'alpn'] : [member, 'cidrs', 'ports'])
-      && (body[member] === undefined || allStrings(body[member], isHostPattern, true))
-      && cidrsExact(false) && portsExact
-      && (body[member] !== undefined || body.cidrs !== undefined)
-      && (kind !== 'tls' || (Array.isArray(body.ports) && body.ports.length > 0))
-      && (body.alpn === undefined || allStrings(body.alpn, (s) => s.length > 0, false));
+    read.exact = onlyKeys(body, kind === 'tls' ? KEYS_TLS : KEYS_TCP)
+      && (given === undefined || allStrings(given, isHostPattern, true))
+      && (body.cidrs === undefined || cidrsAllValid(body.cidrs, false)) && portsExact
+      && (given !== undefined || body.cidrs !== undefined)
+      && (kind !== 'tls' || (Array.isArray(ports) && ports.length > 0))
+      && (body.alpn === undefined || allStrings(body.alpn, nonEmptyString, false));
   } else if (kind === 'udp' || kind === 'icmp') {
-    read.exact = onlyKeys(body, kind === 'udp' ? ['cidrs', 'ports'] : ['cidrs']) && body.cidrs !== undefined && cidrsExact(true) && portsExact;
+    read.exact = onlyKeys(body, kind === 'udp' ? KEYS_UDP : KEYS_ICMP) && body.cidrs !== undefined && cidrsAllValid(body.cidrs, true) && portsExact;
   }
   read.exact &&= sole;
   return read;

@@ -122,6 +122,11 @@ function keyTable(lists: CompiledMember[][]): Map<string, CompiledMember> {
 const commonKeys = keyTable([common]);
 const keysByProtocol = new Map([...byProtocol].map(([p, specs]) => [p, keyTable([common, specs])]));
 
+/** `observation N (sequence S)`, for errors. */
+function observationName(raw: Record<string, unknown>, index: number): string {
+  return `observation ${index}${typeof raw.sequence === 'number' ? ` (sequence ${raw.sequence})` : ''}`;
+}
+
 /**
  * Normalises observation number `index` (zero-based) of a trace. One pass over the keys the
  * observation has (not over every member a protocol may have), each looked up once: this runs
@@ -129,10 +134,9 @@ const keysByProtocol = new Map([...byProtocol].map(([p, specs]) => [p, keyTable(
  */
 export function normaliseObservation(raw: unknown, index: number): AnyObservation {
   if (!isPlainObject(raw)) throw new TraceError(`observation ${index}: must be an object, got ${describe(raw)}`, index);
-  const where = () => `observation ${index}${typeof raw.sequence === 'number' ? ` (sequence ${raw.sequence})` : ''}`;
   const protocol = raw.protocol;
-  if (protocol === undefined || protocol === null) throw new TraceError(`${where()}: missing member \`protocol\` (http, dns, tcp or ssh_git)`, index, 'protocol');
-  if (typeof protocol !== 'string') throw new TraceError(`${where()}: \`protocol\` must be ${TYPE_TEXT.string}, got ${describe(protocol)}`, index, 'protocol');
+  if (protocol === undefined || protocol === null) throw new TraceError(`${observationName(raw, index)}: missing member \`protocol\` (http, dns, tcp or ssh_git)`, index, 'protocol');
+  if (typeof protocol !== 'string') throw new TraceError(`${observationName(raw, index)}: \`protocol\` must be ${TYPE_TEXT.string}, got ${describe(protocol)}`, index, 'protocol');
   const members = keysByProtocol.get(protocol) ?? commonKeys;
   const out: Record<string, unknown> = { index };
   let extra: Record<string, unknown> | undefined;
@@ -143,13 +147,13 @@ export function normaliseObservation(raw: unknown, index: number): AnyObservatio
     // Both spellings present: the snake_case one counts.
     if (key !== spec.snake && raw[spec.snake] !== undefined) continue;
     if (value === null) continue; // null is treated as absent
-    if (!checkType(value, spec.type)) throw new TraceError(`${where()}: \`${key}\` must be ${TYPE_TEXT[spec.type]}, got ${describe(value)}`, index, key);
+    if (!checkType(value, spec.type)) throw new TraceError(`${observationName(raw, index)}: \`${key}\` must be ${TYPE_TEXT[spec.type]}, got ${describe(value)}`, index, key);
     out[spec.camel] = spec.type === 'strings' ? (value as string[]).slice() : value;
   }
   const needed = required.get(protocol);
   if (needed) {
     for (const m of needed) {
-      if (out[m.camel] === undefined) throw new TraceError(`${where()}: ${protocol} observation is missing member \`${m.snake}\``, index, m.snake);
+      if (out[m.camel] === undefined) throw new TraceError(`${observationName(raw, index)}: ${protocol} observation is missing member \`${m.snake}\``, index, m.snake);
     }
   }
   if (out.sequence === undefined) out.sequence = index;

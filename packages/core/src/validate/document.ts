@@ -31,6 +31,8 @@ export interface ParseOptions {
   fileName?: string;
   /** Force JSONC (comments and trailing commas allowed) whatever the file name. */
   jsonc?: boolean;
+  /** Line positions of this very text that the caller already keeps (an editor's document), used instead of a new index. */
+  lineIndex?: LineIndex;
 }
 
 /** True for file names whose content may hold comments and trailing commas (D6). */
@@ -60,6 +62,10 @@ class ParsedPolicyDocument implements PolicyDocument {
   get lineIndex(): LineIndex {
     return (this.lines ??= new LineIndex(this.text));
   }
+
+  useLineIndex(lines: LineIndex): void {
+    this.lines = lines;
+  }
 }
 
 /** Parses a policy file once: value, syntax diagnostics, and (lazily) the tree and line index. */
@@ -68,7 +74,9 @@ export function parsePolicyDocument(text: string, options: ParseOptions = {}): P
   const jsonc = options.jsonc ?? isJsoncFile(options.fileName);
   const parsed = parseDocument(source, jsonc);
   const syntax = parsed.diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
-  return new ParsedPolicyDocument(text, source, options.fileName, jsonc, parsed.value, parsed.syntaxFailed, syntax);
+  const doc = new ParsedPolicyDocument(text, source, options.fileName, jsonc, parsed.value, parsed.syntaxFailed, syntax);
+  if (options.lineIndex) doc.useLineIndex(options.lineIndex);
+  return doc;
 }
 
 export interface NodeAtOffset {

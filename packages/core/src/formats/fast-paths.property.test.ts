@@ -1,0 +1,54 @@
+// The allocation-free fast paths of the format checks against their references (the full checks,
+// ipaddr.js, splitting into labels): same answer, same message, same parsed value, on any text.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ipOrPrefixProblem, ipOrPrefixProblemSlow, parseCidr, parseCidrSlow } from './ip';
+import { unmatchableHostProblem, unmatchableHostProblemSlow } from './host-pattern';
+import { isRepositoryPattern, repositoryPatternProblem } from './repository-pattern';
+
+/** Texts near the IPv4 grammar: digits, dots, slashes, some noise. */
+const ipText = fc.oneof(
+  fc.string({ unit: fc.constantFrom('0', '1', '2', '5', '9', '.', '.', '/', '3', ':', ' ', 'a'), maxLength: 20 }),
+  fc.tuple(fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 3, maxLength: 5 }), fc.option(fc.integer({ min: 0, max: 40 })), fc.boolean())
+    .map(([octets, prefix, zero]) => `${zero ? '0' : ''}${octets.join('.')}${prefix === null ? '' : `/${zero ? '0' : ''}${prefix}`}`),
+  fc.constantFrom('0.0.0.0', '255.255.255.255/32', '1.2.3.4/0', '1.2.3.4/00', '01.2.3.4', '1.2.3.4/', '1.2.3.4.', '::ffff:1.2.3.4', '1.2.3.4/032'),
+);
+
+describe('IPv4 fast path of ip-or-prefix', () => {
+  it('gives the same problem (or none) as the full checks, for both formats', () => {
+    fc.assert(fc.property(ipText, fc.boolean(), (text, v4) => {
+      expect(ipOrPrefixProblem(text, v4)).toBe(ipOrPrefixProblemSlow(text, v4));
+    }), { numRuns: 2000 });
+  });
+  it('parses to the same address, prefix and version as ipaddr.js', () => {
+    fc.assert(fc.property(ipText, (text) => {
+      expect(parseCidr(text)).toEqual(parseCidrSlow(text));
+    }), { numRuns: 2000 });
+  });
+});
+
+describe('label scan of unmatchable-host-pattern', () => {
+  const hostText = fc.oneof(
+    fc.string({ unit: fc.constantFrom('a', 'b', '-', '.', '.', '*', '1'), maxLength: 30 }),
+    fc.array(fc.oneof(fc.constantFrom('', '-', 'a-', '-a', 'ab'), fc.string({ unit: fc.constantFrom('a', '-', 'z'), minLength: 60, maxLength: 70 })), { maxLength: 5 })
+      .chain((labels) => fc.boolean().map((wild) => `${wild ? '*.' : ''}${labels.join('.')}`)),
+    fc.integer({ min: 250, max: 258 }).map((n) => 'a.'.repeat(n).slice(0, n)),
+  );
+  it('reports the same problem as splitting into labels', () => {
+    fc.assert(fc.property(hostText, (text) => {
+      expect(unmatchableHostProblem(text)).toBe(unmatchableHostProblemSlow(text));
+    }), { numRuns: 2000 });
+  });
+});
+
+describe('scan of repository-pattern', () => {
+  const patternText = fc.oneof(
+    fc.string({ unit: fc.constantFrom('a', '*', '*', '/', '.', '-', '_', ' ', 'Z', '9', '@'), maxLength: 12 }),
+    fc.array(fc.constantFrom('**', '*', 'org', '.', '..', 'a*b', '***', 'x**', '', 'team-1'), { minLength: 1, maxLength: 4 }).map((s) => s.join('/')),
+  );
+  it('accepts exactly the patterns the full check finds no problem with', () => {
+    fc.assert(fc.property(patternText, (text) => {
+      expect(isRepositoryPattern(text)).toBe(repositoryPatternProblem(text) === undefined);
+    }), { numRuns: 3000 });
+  });
+});
