@@ -43,7 +43,7 @@ function writeWorkspace(dir) {
   writeFileSync(join(dir, 'ci.netpolicy.json'), problems);
   // The same text in a file that is not a policy: VS Code's JSON support and netpolicy leave it alone.
   writeFileSync(join(dir, 'other.json'), problems);
-  writeFileSync(join(dir, 'explain.netpolicy.json'), fixture('traces/denials/policy.json'));
+  writeFileSync(join(dir, 'explain.netpolicy.json'), fixture('traces/denials/policy.netpolicy.json'));
   writeFileSync(join(dir, 'traces/denials.json'), fixture('traces/denials/trace.json'));
   return dir;
 }

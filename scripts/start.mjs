@@ -9,10 +9,14 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'packages/cli/bin/netpolicy.js');
-const env = { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '' };
+// The CLI colours by itself when its output (ours, inherited) is a terminal; NO_COLOR and
+// FORCE_COLOR pass through unchanged. Our own headings follow the same rules.
+const env = process.env;
+const color = process.env.NO_COLOR ? false : process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0' ? true : process.stdout.isTTY === true;
+const bold = (s) => (color ? `\x1b[1m${s}\x1b[0m` : s);
 
 function step(title, args, expected, extraEnv = {}) {
-  console.log(`\n\x1b[1m$ netpolicy ${args.join(' ')}\x1b[0m   # ${title}`);
+  console.log(`\n${bold(`$ netpolicy ${args.join(' ')}`)}   # ${title}`);
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
   const ok = r.status === expected;
   console.log(`${ok ? '✓' : '✗'} exit ${r.status}${ok ? '' : ` (expected ${expected})`}`);

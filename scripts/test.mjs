@@ -15,15 +15,17 @@ if (run(bin('tsc'), ['-b']) !== 0) {
   process.exit(1);
 }
 const dir = mkdtempSync(join(tmpdir(), 'netpolicy-test-'));
-const report = join(dir, 'vitest.json');
-const status = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)]);
+const countsFile = join(dir, 'counts.json');
+process.env.NETPOLICY_TEST_COUNTS = countsFile;
+const status = run(bin('vitest'), ['run', '--reporter=default', `--reporter=${join(root, 'scripts/count-reporter.mjs')}`, ...process.argv.slice(2)]);
 try {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  const errors = status !== 0 && r.numFailedTests === 0 && r.numFailedTestSuites === 0 ? ' (vitest reported errors outside tests: unhandled rejections or exceptions; see above)' : '';
-  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}${errors}`);
+  const r = JSON.parse(readFileSync(countsFile, 'utf8'));
+  const errors = status !== 0 && r.failed === 0
+    ? r.unhandledErrors > 0 ? ' (vitest reported errors outside tests: unhandled rejections or exceptions; see above)' : r.failedModules > 0 ? ` (${r.failedModules} test file${r.failedModules === 1 ? '' : 's'} failed to load; see above)` : ' (vitest failed; see above)'
+    : '';
+  console.log(`\n${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${errors}`);
 } catch {
-  console.log('\n0 passed, 1 failed (no test report was written)');
+  console.log('\n0 passed, 1 failed (vitest did not finish a run; see above)');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@ import { applyDenialFix, buildReport, contentSecurityPolicy, escapeHtml, hostOf,
 
 const root = new URL('../../../', import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, root), 'utf8');
-const policyText = read('fixtures/traces/denials/policy.json');
+const policyText = read('fixtures/traces/denials/policy.netpolicy.json');
 const traceText = read('fixtures/traces/denials/trace.json');
 
 async function report(text = policyText, trace = traceText) {

@@ -1,4 +1,4 @@
-/** Reporters of `netpolicy check`: compiler-style text, JSON (contracts.md), SARIF 2.1.0. */
+/** Reporters of `netpolicy check`: compiler-style text, JSON (docs/cli.md), SARIF 2.1.0. */
 import { CODE_TITLES, LINT_CODES, LineIndex, docsUrl, type Diagnostic, type DiagnosticCode } from '@netpolicy/core';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -96,7 +96,7 @@ function toUri(file: string, cwd: string): string {
 }
 
 /** `file:line:col: severity code: message`, plus the source line and a caret on a TTY. */
-export function toText(results: FileResult[], options: { color: boolean; excerpt: boolean }): string {
+export function toText(results: FileResult[], options: { color: boolean; excerpt: boolean; failed?: boolean }): string {
   const c = paint(options.color);
   const out: string[] = [];
   let errors = 0, warnings = 0, others = 0;
@@ -122,6 +122,8 @@ export function toText(results: FileResult[], options: { color: boolean; excerpt
   const files = results.length;
   const parts = [`${errors} error${errors === 1 ? '' : 's'}`, `${warnings} warning${warnings === 1 ? '' : 's'}`];
   if (others) parts.push(`${others} note${others === 1 ? '' : 's'}`);
-  out.push(`${errors + warnings + others === 0 ? c.green('✓ ') : ''}${parts.join(', ')} in ${files} file${files === 1 ? '' : 's'}`);
+  // A run that failed (an unreadable file, a folder without policies) gets no success mark.
+  const clean = errors + warnings + others === 0 && !options.failed;
+  out.push(`${clean ? c.green('✓ ') : ''}${parts.join(', ')} in ${files} file${files === 1 ? '' : 's'}${options.failed ? c.red('; the check failed (see the errors above)') : ''}`);
   return out.join('\n') + '\n';
 }

@@ -2,10 +2,12 @@
 import { createReadStream, statSync } from 'node:fs';
 import { LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
 import { EXIT, readTextFile, UsageError } from './io';
+import { readInput, shownName } from './report-output';
 
 /** Reads and validates a policy file; any error diagnostic makes it unusable (exit 2, messages on stderr). */
-export function loadPolicy(file: string, catalog: PresetCatalog): Policy {
-  const text = readTextFile(file);
+export function loadPolicy(path: string, catalog: PresetCatalog): Policy {
+  const text = readInput(path); // `-` reads stdin
+  const file = shownName(path);
   const result = validate(text, { fileName: file, catalog, lint: false }) as { value: unknown; diagnostics: { severity: string; message: string; offset: number; code: string; pointer: string }[] };
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0 || typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {

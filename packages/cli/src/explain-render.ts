@@ -102,7 +102,7 @@ function sequences(g: Group): string {
 function fixText(r: ExplainResult): string | undefined {
   if (!r.fix) return undefined;
   const where = r.fix.pointer.replace(/\/-$/, '');
-  return e(`add to ${where}: ${JSON.stringify(r.fix.value)}`);
+  return e(`add to ${where}: ${JSON.stringify(r.fix.value)}${r.fix.note ? ` (${r.fix.note})` : ''}`);
 }
 
 /** 12,345: thousands separated by hand (toLocaleString loads ICU data: ~20 ms at the first call). */

@@ -51,10 +51,10 @@ export function readTextFile(path: string): string {
   }
 }
 
-/** Whether to colour output: on a TTY, unless NO_COLOR is set; FORCE_COLOR forces it. */
+/** Whether to colour output: on a TTY, unless NO_COLOR is set (non-empty); a FORCE_COLOR other than empty or `0` forces it. */
 export function useColor(io: Io, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
+  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '' && io.env.FORCE_COLOR !== '0') return true;
   return io[stream].isTTY === true;
 }
 

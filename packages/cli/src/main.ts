@@ -4,6 +4,7 @@ import { escapeControl } from './escape';
 import type { Command } from './command';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
+  init: { summary: 'Start a policy: a commented starter with presets for the package managers found here, and a sample test file', load: () => import('./commands/init') },
   check: { summary: 'Validate and lint policy files (text, JSON or SARIF output)', load: () => import('./commands/check') },
   explain: { summary: 'Explain a job trace against a policy: what was denied, why, and the smallest fix', load: () => import('./commands/explain') },
   suggest: { summary: 'Write a least-privilege policy from one or more traces', load: () => import('./commands/suggest') },
@@ -37,6 +38,7 @@ function help(): string {
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest.length > 0) return main([rest[0], '--help'], io);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(help());
     return name === undefined ? EXIT.usage : EXIT.ok;

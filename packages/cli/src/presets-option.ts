@@ -1,10 +1,12 @@
 /** `--presets FILE`: a user's preset catalog filling in or overriding the built-in one. */
 import { loadPresetCatalog, defaultPresetCatalog, PresetCatalogError, type PresetCatalog } from '@netpolicy/core';
-import { readTextFile, UsageError } from './io';
+import { UsageError } from './io';
+import { readInput, shownName } from './report-output';
 
 export function presetCatalogOption(file: string | undefined): PresetCatalog {
   if (file === undefined) return defaultPresetCatalog;
-  const text = readTextFile(file);
+  const text = readInput(file); // `-` reads stdin
+  file = shownName(file);
   let data: unknown;
   try {
     data = JSON.parse(text);

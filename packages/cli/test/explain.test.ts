@@ -31,7 +31,7 @@ beforeAll(() => {
 
 describe('netpolicy explain', () => {
   it('text: denials first, grouped by destination with counts, then a summary; no colour off a TTY', async () => {
-    const r = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')]);
+    const r = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', fx('denials/trace.json')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).not.toContain('\u001b[');
@@ -59,7 +59,7 @@ describe('netpolicy explain', () => {
       { protocol: 'http', sequence: 2, method: 'GET', url: 'https://telemetry.example.io/v1/collect', denied: false },
       { protocol: 'http', sequence: 3, method: 'GET', url: 'https://blocked.example.io/', denied: true },
     ] }));
-    const r = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', trace]);
+    const r = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', trace]);
     expect(r.code).toBe(0);
     const denied = r.stdout.indexOf('Denied by the model: 1 access to 1 destination');
     const performed = r.stdout.indexOf('Performed by the job, denied by the model: 2 accesses to 1 destination');
@@ -72,14 +72,14 @@ describe('netpolicy explain', () => {
   });
 
   it('colours on a TTY (and honours NO_COLOR)', async () => {
-    const tty = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')], { tty: true });
+    const tty = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', fx('denials/trace.json')], { tty: true });
     expect(tty.stdout).toContain('\u001b[31m');
-    const plain = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')], { tty: true, env: { NO_COLOR: '1' } });
+    const plain = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', fx('denials/trace.json')], { tty: true, env: { NO_COLOR: '1' } });
     expect(plain.stdout).not.toContain('\u001b[');
   });
 
   it('json: the contracts.md shape', async () => {
-    const r = await run(['explain', '--format', 'json', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json'), '--only', 'denied']);
+    const r = await run(['explain', '--format', 'json', '--policy', fx('denials/policy.netpolicy.json'), '--trace', fx('denials/trace.json'), '--only', 'denied']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.summary).toMatchObject({ observations: 15, allowed: 4, denied: 10, disagreements: 1 });
@@ -92,14 +92,14 @@ describe('netpolicy explain', () => {
       fix: { pointer: '/sources/-', value: { npm: { urls: ['https://registry.yarnpkg.com'] } } },
       nearMiss: null,
     });
-    const all = JSON.parse((await run(['explain', '--format', 'json', '--policy', fx('python-build/policy.json'), '--trace', fx('python-build/trace.json')])).stdout);
+    const all = JSON.parse((await run(['explain', '--format', 'json', '--policy', fx('python-build/policy.netpolicy.json'), '--trace', fx('python-build/trace.json')])).stdout);
     expect(all.results).toHaveLength(14);
     expect(all.results[0]).toMatchObject({ sequence: 1, protocol: 'dns', recorded: { verdict: 'none' }, model: { verdict: 'none', rule: null } });
     expect(all.results[1]).toMatchObject({ sequence: 2, model: { verdict: 'allow', rule: 'preset:pypi', certain: true }, agrees: true, fix: null });
   });
 
   it('markdown: a table of denials for a job summary', async () => {
-    const r = await run(['explain', '--format', 'markdown', '--policy', fx('npm-build/policy.json'), '--trace', fx('npm-build/trace.json')]);
+    const r = await run(['explain', '--format', 'markdown', '--policy', fx('npm-build/policy.netpolicy.json'), '--trace', fx('npm-build/trace.json')]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('## Network policy: explain');
     expect(r.stdout).toContain('| Destination | Count | Recorded vs model | Nearest rule | Fix |');
@@ -110,16 +110,16 @@ describe('netpolicy explain', () => {
   it('--presets fills in an opaque preset: its denials become certain, its allowances named', async () => {
     const catalog = join(dir, 'catalog.json');
     writeFileSync(catalog, JSON.stringify({ presets: [{ name: 'generic-http', description: 'filled in', known: { connections: [{ tls: { serverNamePatterns: ['telemetry.example.io'], ports: [443] } }] } }] }));
-    const before = JSON.parse((await run(['explain', '--format', 'json', '--policy', fx('npm-build/policy.json'), '--trace', fx('npm-build/trace.json')])).stdout);
+    const before = JSON.parse((await run(['explain', '--format', 'json', '--policy', fx('npm-build/policy.netpolicy.json'), '--trace', fx('npm-build/trace.json')])).stdout);
     expect(before.results.find((r: any) => r.sequence === 14).model).toEqual({ verdict: 'deny', rule: 'default', certain: false });
-    const after = JSON.parse((await run(['explain', '--format', 'json', '--presets', catalog, '--policy', fx('npm-build/policy.json'), '--trace', fx('npm-build/trace.json')])).stdout);
+    const after = JSON.parse((await run(['explain', '--format', 'json', '--presets', catalog, '--policy', fx('npm-build/policy.netpolicy.json'), '--trace', fx('npm-build/trace.json')])).stdout);
     expect(after.results.find((r: any) => r.sequence === 14)).toMatchObject({ model: { verdict: 'allow', rule: 'preset:generic-http', certain: true }, agrees: false });
     expect(after.summary.disagreements).toBe(2);
   });
 
   it('--fail-on denied exits 1', async () => {
-    expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('denials/policy.json'), '--trace', fx('denials/trace.json')])).code).toBe(1);
-    expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('python-build/policy.json'), '--trace', fx('python-build/trace.json')])).code).toBe(0);
+    expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('denials/policy.netpolicy.json'), '--trace', fx('denials/trace.json')])).code).toBe(1);
+    expect((await run(['explain', '--fail-on', 'denied', '--policy', fx('python-build/policy.netpolicy.json'), '--trace', fx('python-build/trace.json')])).code).toBe(0);
   });
 
   it('exit 2 with the message on stderr for an invalid policy, an invalid trace, bad options', async () => {
@@ -127,13 +127,13 @@ describe('netpolicy explain', () => {
     expect(p.code).toBe(2);
     expect(p.stderr).toContain('is not a valid policy');
     expect(p.stderr).toContain('unknown-preset');
-    const t = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', join(dir, 'bad-trace.json')]);
+    const t = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', join(dir, 'bad-trace.json')]);
     expect(t.code).toBe(2);
     expect(t.stderr).toContain('observation 0: `remote_port` must be an integer, got the string "443"');
-    const cut = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', join(dir, 'truncated.json')]);
+    const cut = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', join(dir, 'truncated.json')]);
     expect(cut.code).toBe(2);
     expect(cut.stderr).toContain('truncated');
-    const missing = await run(['explain', '--policy', fx('denials/policy.json'), '--trace', join(dir, 'nope.json')]);
+    const missing = await run(['explain', '--policy', fx('denials/policy.netpolicy.json'), '--trace', join(dir, 'nope.json')]);
     expect(missing).toMatchObject({ code: 2, stdout: '' });
     expect(missing.stderr).toContain('no such file');
     expect((await run(['explain', '--trace', fx('denials/trace.json')])).stderr).toContain('missing option --policy');
@@ -149,7 +149,7 @@ describe('explain: a trace invalid partway', () => {
       const file = join(mkdtempSync(join(tmpdir(), 'netpolicy-explain-partway-')), `${name}.json`);
       writeFileSync(file, `{"observations":[${good.join(',')},${bad}${name === 'truncated' ? '' : ']}'}`);
       for (const format of ['json', 'text']) {
-        const r = runCli(['explain', '--format', format, '--policy', 'fixtures/traces/denials/policy.json', '--trace', file]);
+        const r = runCli(['explain', '--format', format, '--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', file]);
         expect(r.code, `${name} ${format}`).toBe(2);
         expect(r.stderr).toMatch(name === 'truncated' ? /truncated/ : /observation 1500/);
         if (format === 'text') expect(r.stdout).toBe('');
@@ -160,7 +160,7 @@ describe('explain: a trace invalid partway', () => {
 });
 
 describe('explain: DNS answers after the connection they name', () => {
-  const args = ['explain', '--policy', 'fixtures/traces/late-dns/policy.json', '--format', 'json'];
+  const args = ['explain', '--policy', 'fixtures/traces/late-dns/policy.netpolicy.json', '--format', 'json'];
   it('a trace file is read again so that every answer counts (D4)', () => {
     const r = runCli([...args, '--trace', 'fixtures/traces/late-dns/trace.json']);
     expect(r.code).toBe(0);
@@ -174,7 +174,7 @@ describe('explain: DNS answers after the connection they name', () => {
     expect(r.stderr).toContain('DNS answers arrived after connections');
   });
   it('diff reads a file\'s DNS answers first', () => {
-    const r = runCli(['diff', '--format', 'json', '--trace', 'fixtures/traces/late-dns/trace.json', 'fixtures/traces/late-dns/policy.json', 'fixtures/policies/minimal.netpolicy.json']);
+    const r = runCli(['diff', '--format', 'json', '--trace', 'fixtures/traces/late-dns/trace.json', 'fixtures/traces/late-dns/policy.netpolicy.json', 'fixtures/policies/minimal.netpolicy.json']);
     const out = JSON.parse(r.stdout);
     expect(out.changes.map((c: { sequence: number; change: string }) => [c.sequence, c.change])).toEqual([[1, 'newly-denied']]);
   });

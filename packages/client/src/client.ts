@@ -1,4 +1,4 @@
-/** The typed client of the three GET operations (interface.md, Endpoints). */
+/** The typed client of the three GET operations (the service's interface; docs/client.md). */
 import { ApiError, ConfigError, NetpolicyError } from './errors';
 import { MIN_TOKEN_LENGTH, redact, redactValue } from './redact';
 import { defaultSleep, get, isLoopbackHost, type RawResponse, type RetryInfo, type TransportOptions } from './http';

@@ -1,7 +1,7 @@
 /** Typed errors of the client. Messages never contain the access token. */
 import { classifyStatus, type ProblemCondition } from './wire';
 
-/** A problem document (RFC 9457 subset that interface.md requires). */
+/** A problem document (the RFC 9457 subset the service's interface requires). */
 export interface Problem {
   type: string;
   title: string;

@@ -1,4 +1,4 @@
-/** Local validation of selectors, with interface.md's rules, before any request is sent. */
+/** Local validation of selectors, with the service's rules (docs/client.md), before any request is sent. */
 import { SelectorError } from './errors';
 import { PROVIDER } from './wire';
 

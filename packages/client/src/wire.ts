@@ -1,5 +1,5 @@
 /**
- * Our model of what interface.md leaves "not shown" (decisions.md D1 and D2): media types,
+ * Our model of what the service's interface leaves "not shown" (docs/decisions.md D1 and D2): media types,
  * HTTP status per error condition, problem type URIs. The one place to adjust when the
  * real service differs; the client and `netpolicy serve` both read it from here.
  */
@@ -18,7 +18,7 @@ export const MEDIA_TYPES = {
   problem: 'application/problem+json',
 } as const;
 
-/** The only supported provider value (interface.md, Job selector). */
+/** The only supported provider value (the service's interface, job selector). */
 export const PROVIDER = 'ciprovider';
 
 /** What went wrong, as the client classifies it. */
@@ -29,7 +29,7 @@ export type ProblemCondition =
   | 'not-terminal'
   | 'unavailable';
 
-/** D2: HTTP status of each error condition of interface.md. Success is 200. */
+/** D2: HTTP status of each error condition of the service's interface. Success is 200. */
 export const CONDITION_STATUS: Record<ProblemCondition, number> = {
   'malformed-selector': 400,
   authentication: 401,

@@ -1,97 +1,167 @@
-import { parseCommandArgs } from '../args';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { validate } from '@netpolicy/core';
+import { join, relative, resolve } from 'node:path';
+import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate } from '@netpolicy/core';
+import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
-import { EXIT, UsageError, readTextFile, useColor, type Io } from '../io';
-import { presetCatalogOption } from '../presets-option';
+import { EXIT, UsageError, useColor, type Io } from '../io';
+import { ConfigFinder } from '../project-config';
+import { checkOneStdin, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
 import { toJson, toSarif, toText, type FileResult } from '../check-report';
+import { watchAndRerun } from '../watch';
 import { VERSION } from '../version';
 import { escapeControl } from '../escape';
 
-const usage = `Usage: netpolicy check [options] FILE|DIR...
+const DEFAULT_PATTERNS = POLICY_FILE_GLOBS.map((g) => g.replace(/^\*\*\//, ''));
 
-Validate and lint network policy files: JSON syntax, the policy schema, and lint rules
+export const spec: CommandSpec = {
+  name: 'check',
+  summary: 'Validate and lint policy files (text, JSON or SARIF output)',
+  synopsis: ['check [options] FILE|DIR|-...'],
+  description: `Validates and lints network policy files: JSON syntax, the policy schema, and lint rules
 (security findings such as metadata endpoints, wide CIDRs, push to any repository).
-Files ending .jsonc may hold comments and trailing commas; .json files are strict JSON.
-A directory is searched for *.netpolicy.json, *.netpolicy.jsonc and network-policy.json.
+Files ending .jsonc may hold comments and trailing commas; .json files (and standard input,
+\`-\`) are strict JSON. A directory is searched for
+${DEFAULT_PATTERNS.join(', ')} and the "filePatterns" of netpolicy.config.json; finding no policy file there is an error
+(exit 2). The nearest netpolicy.config.json upward from each file applies (presetCatalog,
+filePatterns, severity), unless --config names one.`,
+  options: {
+    format: formatOption(['text', 'json', 'sarif'], 'Report format: text for people, json (files and diagnostics with LSP ranges) for scripts, sarif (SARIF 2.1.0) for code scanning.'),
+    output: outputOption,
+    strict: { type: 'boolean', help: 'Warnings fail the check too (exit 1).' },
+    fix: { type: 'boolean', help: 'Apply every fix the diagnostics offer (keeping formatting and comments), print the diff, write each file atomically, then report what is left.' },
+    presets: presetsOption,
+    config: { type: 'string', value: 'FILE', help: `A netpolicy config file to use for every file, instead of the nearest ${PROJECT_CONFIG_FILE} upward.` },
+    watch: { type: 'boolean', help: 'Check again whenever a file changes, until interrupted (Ctrl-C).' },
+  },
+  operands: { min: 1, name: 'FILE|DIR|- (policy files or folders to check)' },
+  examples: ['netpolicy check policy.netpolicy.json', 'netpolicy check --format sarif -o netpolicy.sarif policies/', 'netpolicy check --fix --strict .', 'cat policy.netpolicy.json | netpolicy check -'],
+  exitCodes: [
+    [0, 'no errors (warnings allowed unless --strict)'],
+    [1, 'errors found (or warnings with --strict)'],
+    [2, 'usage error, unreadable file, a folder without policy files, or a bad config or --presets file'],
+  ],
+};
 
-Options:
-  --format text|json|sarif  Output format (default text). json: {"files":[{"file","diagnostics"}]};
-                            sarif: SARIF 2.1.0 for GitHub code scanning.
-  --strict                  Warnings fail the check too (exit 1).
-  --presets FILE            A preset catalog file filling in or overriding built-in presets.
-  -h, --help                Show this help.
+interface Found { files: string[]; skipped: string[] }
 
-Examples:
-  netpolicy check policy.json
-  netpolicy check --format sarif policies/ > netpolicy.sarif
-
-Exit codes: 0 no errors (warnings allowed unless --strict); 1 errors found (or warnings with
---strict); 2 usage error, unreadable file or bad --presets file.
-`;
-
-const POLICY_FILE = /(\.netpolicy\.jsonc?|^network-policy\.json)$/i;
-
-function expand(path: string): string[] {
+function expand(path: string, configs: ConfigFinder): Found | undefined {
   let stat;
   try {
     stat = statSync(path);
   } catch {
-    return [path]; // reported as unreadable by readTextFile
+    return undefined; // reported as unreadable by readInput
   }
-  if (!stat.isDirectory()) return [path];
-  const found: string[] = [];
+  if (!stat.isDirectory()) return undefined;
+  const config = configs.forPath(path, true);
+  const root = config?.config.root ?? resolve(path);
+  const patterns = config?.config.filePatterns ?? [];
+  const found: Found = { files: [], skipped: [] };
   const walk = (dir: string, depth: number) => {
-    if (depth > 20) return;
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (depth > 40) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full, depth + 1);
-      else if (POLICY_FILE.test(entry.name)) found.push(full);
+      else if (entry.name === PROJECT_CONFIG_FILE) continue;
+      else if (isPolicyFile(relative(root, resolve(full)).split('\\').join('/'), patterns)) found.files.push(full);
+      else if (/\.jsonc?$/i.test(entry.name)) found.skipped.push(full);
     }
   };
   walk(path, 0);
   return found;
 }
 
-async function run(args: string[], io: Io): Promise<number> {
-  const parsed = parseCommandArgs({
-      args,
-      allowPositionals: true,
-      options: { format: { type: 'string', default: 'text' }, strict: { type: 'boolean', default: false }, presets: { type: 'string' } },
-    });
-  const { format, strict, presets } = parsed.values;
-  if (!['text', 'json', 'sarif'].includes(format as string)) throw new UsageError(`unknown --format \`${format}\`: use text, json or sarif (option)`);
-  if (parsed.positionals.length === 0) throw new UsageError('no files given: netpolicy check FILE... (argument)');
-  const catalog = presetCatalogOption(presets);
+function noPolicyMessage(dir: string, skipped: string[], configFile: string | undefined, patterns: string[]): string {
+  const searched = [...DEFAULT_PATTERNS, ...patterns].join(', ');
+  const lines = [
+    `no policy files in ${dir}: searched for ${searched}${configFile ? ` (filePatterns from ${configFile})` : ''}.`,
+  ];
+  if (skipped.length > 0) {
+    lines.push(`  JSON files there that do not match: ${skipped.slice(0, 5).map(escapeControl).join(', ')}${skipped.length > 5 ? `, and ${skipped.length - 5} more` : ''}.`);
+  }
+  lines.push(`  Name a policy like policy.netpolicy.json, pass the file itself (netpolicy check ${join(dir, 'FILE')}), or add its pattern to "filePatterns" in ${configFile ?? PROJECT_CONFIG_FILE} (or name a config with --config FILE).`);
+  return lines.join('\n');
+}
 
+async function checkOnce(values: Record<string, unknown>, positionals: string[], io: Io): Promise<number> {
+  const configs = new ConfigFinder(io.cwd, values.config as string | undefined, values.presets as string | undefined);
+  const format = values.format as string;
+  const sink = reportSink(io, values.output as string | undefined);
   const results: FileResult[] = [];
-  let unreadable = 0;
-  for (const arg of parsed.positionals) {
-    const files = expand(arg);
-    if (files.length === 0) io.stderr.write(`netpolicy check: no policy files found in ${escapeControl(arg)}\n`);
-    for (const file of files) {
+  let failed = 0;
+  const diffs: string[] = [];
+  let fixed = 0;
+  for (const arg of positionals) {
+    const found = arg === '-' ? undefined : expand(arg, configs);
+    if (found && found.files.length === 0) {
+      const config = configs.forPath(arg, true);
+      io.stderr.write(`netpolicy check: ${noPolicyMessage(escapeControl(arg), found.skipped, config?.file, config?.config.filePatterns ?? [])}\n`);
+      failed++;
+      continue;
+    }
+    for (const file of found ? found.files : [arg]) {
       let text: string;
       try {
-        text = readTextFile(file);
+        text = readInput(file);
       } catch (error) {
-        io.stderr.write(`netpolicy check: ${escapeControl((error as Error).message)}\n`);
-        unreadable++;
+        if (!(error instanceof UsageError)) throw error;
+        io.stderr.write(`netpolicy check: ${escapeControl(error.message)}\n`);
+        failed++;
         continue;
       }
-      const { diagnostics } = validate(text, { fileName: file, catalog });
-      results.push({ file, text, diagnostics });
+      const config = configs.forPath(file);
+      const options = { fileName: file === '-' ? 'stdin.json' : file, catalog: configs.catalogFor(config), severity: config?.config.severity };
+      if (values.fix) {
+        const result = applyFixes(text, { ...options, maxRounds: 20 });
+        if (result.text !== text) {
+          writeFileAtomically(file, result.text);
+          diffs.push(unifiedDiff(file, text, result.text));
+          fixed += result.applied;
+          text = result.text;
+        }
+        results.push({ file, text, diagnostics: result.diagnostics });
+        continue;
+      }
+      const { diagnostics } = validate(text, options);
+      results.push({ file: shownName(file), text, diagnostics });
     }
   }
 
-  if (format === 'json') io.stdout.write(toJson(results));
-  else if (format === 'sarif') io.stdout.write(toSarif(results, VERSION, io.cwd));
-  else io.stdout.write(toText(results, { color: useColor(io), excerpt: io.stdout.isTTY === true }));
+  if (values.fix) {
+    // The diff goes with a text report on stdout; otherwise to stderr, keeping JSON and SARIF parseable.
+    const diffText = diffs.join('');
+    const fixedLine = `netpolicy check: applied ${fixed} fix${fixed === 1 ? '' : 'es'} in ${diffs.length} file${diffs.length === 1 ? '' : 's'}\n`;
+    if (format === 'text' && sink.toStdout) io.stdout.write(diffText + (diffText ? '\n' : ''));
+    else io.stderr.write(diffText);
+    io.stderr.write(fixedLine);
+  }
+  if (format === 'json') sink.write(toJson(results));
+  else if (format === 'sarif') sink.write(toSarif(results, VERSION, io.cwd));
+  else if (results.length > 0 || failed === 0) {
+    const onTerminal = sink.toStdout && io.stdout.isTTY === true;
+    sink.write(toText(results, { color: sink.toStdout && useColor(io), excerpt: onTerminal, failed: failed > 0 }));
+  }
 
-  if (unreadable > 0) return EXIT.usage;
-  const failing = results.some((r) => r.diagnostics.some((d) => d.severity === 'error' || (strict && d.severity === 'warning')));
+  if (failed > 0) return EXIT.usage;
+  const failing = results.some((r) => r.diagnostics.some((d) => d.severity === 'error' || (values.strict && d.severity === 'warning')));
   return failing ? EXIT.findings : EXIT.ok;
 }
 
-export const command: Command = { name: 'check', summary: 'Validate and lint policy files', usage, run };
+async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand(spec, args);
+  checkOneStdin(positionals);
+  if (values.fix && positionals.includes('-')) throw new UsageError('--fix writes the fixed file back: give the file, not standard input (`-`)');
+  if (values.watch) {
+    const configPaths = values.config ? [values.config as string] : [];
+    return watchAndRerun('check', [...positionals, ...configPaths], () => checkOnce(values, positionals, io), io);
+  }
+  return checkOnce(values, positionals, io);
+}
+
+export const command: Command = { name: 'check', summary: spec.summary, usage: usageText(spec), spec, run };

@@ -2,38 +2,40 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { parseCommandArgs } from '../args';
-import { Explainer } from '@netpolicy/core';
+import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
+import { Explainer, type ExplainResult } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, UsageError, useColor, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { loadPolicy, readTraceFile } from '../explain-inputs';
 import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from '../explain-render';
+import { applyToPolicyFile, FixCollector } from '../apply-fixes';
+import { AtomicFileOutput, checkOneStdin } from '../report-output';
+import { watchAndRerun } from '../watch';
 
-const usage = `Usage: netpolicy explain --policy FILE --trace FILE [options]
-
-Explains a job's network trace against a policy: what was denied, why (the recorded reason
+export const spec: CommandSpec = {
+  name: 'explain',
+  summary: 'Explain a job trace against a policy: what was denied, why, and the smallest fix',
+  synopsis: ['explain --policy FILE --trace FILE [options]'],
+  description: `Explains a job's network trace against a policy: what was denied, why (the recorded reason
 and the model's verdict, both when they differ), the rule that nearly matched and why it
-missed, and the smallest policy addition that fixes it.
-
-Options:
-  --policy FILE              The network policy (JSON, or JSONC for .jsonc files).
-  --trace FILE               The network trace of the job (netpolicy fetch trace ...); - reads stdin.
-  --format text|json|markdown
-                             text (default): for a terminal, denials first, grouped by destination;
-                             json: the stable shape of contracts.md; markdown: for a CI job summary
-                             or a pull-request comment.
-  --only denied|all          Which accesses to list (default all; the summary counts everything).
-  --presets FILE             A preset catalog that fills in or overrides the built-in one.
-  --fail-on denied|disagreement
-                             Exit 1 when the model denies an access / disagrees with the trace.
-
-Example:
-  netpolicy explain --policy fixtures/traces/denials/policy.json --trace fixtures/traces/denials/trace.json --only denied
-
-Exit codes: 0 explained; 1 a --fail-on condition held; 2 usage error, unreadable file, or an
-input that is not a valid policy or trace (message on stderr).
-`;
+missed, and the smallest policy addition that fixes it. --apply writes those additions into
+the policy file.`,
+  options: {
+    policy: { type: 'string', value: 'FILE', help: 'The network policy (JSON, or JSONC for .jsonc files); - reads stdin.' },
+    trace: { type: 'string', value: 'FILE', help: 'The network trace of the job (netpolicy fetch trace ...); - reads stdin.' },
+    format: formatOption(['text', 'json', 'markdown'], 'Report format: text for a terminal (denials first, grouped by destination), json (the shape in docs/cli.md), markdown for a CI job summary or a pull-request comment.'),
+    output: outputOption,
+    only: { type: 'string', default: 'all', choices: ['denied', 'all'], help: 'Which accesses to list (the summary counts everything).' },
+    'fail-on': { type: 'string', multiple: true, choices: ['denied', 'disagreement'], help: 'Exit 1 when the model denies an access / disagrees with the trace.' },
+    apply: { type: 'boolean', help: 'Write the fixes of the denials into the policy file (keeping its formatting and comments), print the diff. A plain-http request to a software source gets the https rule, with a note that the job should use https.' },
+    presets: presetsOption,
+    watch: { type: 'boolean', help: 'Explain again whenever the policy or the trace changes, until interrupted (Ctrl-C).' },
+  },
+  operands: { min: 0, max: 0, name: '' },
+  examples: ['netpolicy explain --policy fixtures/traces/denials/policy.netpolicy.json --trace fixtures/traces/denials/trace.json --only denied', 'netpolicy explain --apply --policy policy.netpolicy.json --trace trace.json'],
+  exitCodes: [[0, 'explained'], [1, 'a --fail-on condition held'], [2, 'usage error, unreadable file, or an input that is not a valid policy or trace']],
+};
 
 type Out = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
 
@@ -134,27 +136,36 @@ function lateWarning(io: Io): void {
 export const command: Command = {
   name: 'explain',
   summary: 'Explain a job trace against a policy: what was denied, why, and the smallest fix',
-  usage,
+  usage: usageText(spec),
+  spec,
   async run(args, io) {
-    const { values } = parseCommandArgs({
-        args,
-        options: {
-          policy: { type: 'string' }, trace: { type: 'string' }, format: { type: 'string', default: 'text' },
-          only: { type: 'string', default: 'all' }, presets: { type: 'string' }, 'fail-on': { type: 'string', multiple: true },
-        },
-        strict: true,
-        allowPositionals: false,
-      });
+    const values = parseCommand(spec, args).values as { policy?: string; trace?: string; format: string; only: string; presets?: string; 'fail-on'?: string[]; apply?: boolean; output?: string; watch?: boolean };
     if (!values.policy) throw new UsageError('missing option --policy FILE');
     if (!values.trace) throw new UsageError('missing option --trace FILE');
-    if (!['text', 'json', 'markdown'].includes(values.format!)) throw new UsageError(`option --format must be text, json or markdown, not \`${values.format}\``);
-    if (values.only !== 'denied' && values.only !== 'all') throw new UsageError(`option --only must be denied or all, not \`${values.only}\``);
+    checkOneStdin([values.policy, values.trace]);
+    if (values.apply && values.policy === '-') throw new UsageError('--apply writes the fixes into the policy file: give the file, not standard input (`-`)');
+    if (values.watch) return watchAndRerun('explain', [values.policy, values.trace], () => this.run(args.filter((a) => a !== '--watch'), io), io);
     const failOn = values['fail-on'] ?? [];
-    for (const f of failOn) if (f !== 'denied' && f !== 'disagreement') throw new UsageError(`option --fail-on must be denied or disagreement, not \`${f}\``);
+    // --apply: the fixes of the pass that counts (a second pass, after late DNS answers, replaces the first's).
+    let fixes = new FixCollector();
+    const collect = (r: ExplainResult) => { if (values.apply && r.model.verdict === 'deny') fixes.add(r.fix); };
     const catalog = presetCatalogOption(values.presets);
-    const policy = loadPolicy(values.policy, catalog);
+    const policyFile = values.policy;
+    // -o FILE: written to a temporary file as the report is produced, renamed when it is complete.
+    const file = values.output !== undefined && values.output !== '-' ? new AtomicFileOutput(io.cwd, values.output) : undefined;
+    try {
+      const code = await explainTo(file ?? io.stdout);
+      file?.commit();
+      if (values.apply) applyToPolicyFile(values.policy, fixes.all, { catalog, io, diffToStdout: !file && values.format === 'text' });
+      return code;
+    } finally {
+      file?.abort();
+    }
+
+    async function explainTo(out: Io['stdout']): Promise<number> {
+    const policy = loadPolicy(policyFile, catalog);
     const fromFile = values.trace !== '-';
-    const stdout = io.stdout as Out;
+    const stdout = out as Out;
     const only = values.only as 'denied' | 'all';
     let report;
     if (values.format === 'json') {
@@ -163,12 +174,13 @@ export const command: Command = {
       // with every answer known, so its first pass goes to a spool (memory, then a temporary file)
       // and reaches stdout only once it is known to count. A file without DNS observations, and
       // a trace on stdin (read once), go straight to stdout.
-      const spool = fromFile && mayHoldDns(values.trace) ? new Spool() : undefined;
+      const spool = fromFile && mayHoldDns(values.trace!) ? new Spool() : undefined;
       try {
         const direct = { write: (text: string) => { stdout.write(text); } };
         const pass = async (sink: { write(text: string): void }, paced: boolean, resolvedNames?: Map<string, string[]>) => {
           const writer = new JsonReportWriter(sink);
-          const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => writer.add(r) });
+          fixes = new FixCollector();
+          const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); writer.add(r); } });
           const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); }, paced ? () => drained(stdout) : undefined);
           const done = explainer.finish(header);
           return { explainer, writer, report: done };
@@ -192,7 +204,8 @@ export const command: Command = {
       // Text and Markdown keep only what their grouping needs (ReportDigest, bounded).
       const explainOnce = async (resolvedNames?: Map<string, string[]>) => {
         const digest = new ReportDigest();
-        const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => digest.add(r) });
+        fixes = new FixCollector();
+        const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); digest.add(r); } });
         const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); });
         return { explainer, digest, report: explainer.finish(header) };
       };
@@ -203,9 +216,10 @@ export const command: Command = {
         if (fromFile) ({ digest, report } = await explainOnce(first.explainer.resolvedNames));
         else lateWarning(io);
       }
-      io.stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, useColor(io), policy));
+      stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, !file && useColor(io), policy));
     }
     const failed = (failOn.includes('denied') && report.summary.denied > 0) || (failOn.includes('disagreement') && report.summary.disagreements > 0);
     return failed ? EXIT.findings : EXIT.ok;
+    }
   },
 };

@@ -179,7 +179,7 @@ function progressReporter(io: Io, quiet: boolean) {
   };
 }
 
-/** Exit code per contracts.md for a client error. */
+/** Exit code (docs/cli.md) for a client error. */
 export function exitCodeFor(error: NetpolicyError): number {
   switch (error.kind) {
     case 'selector': case 'config': return EXIT.usage;

@@ -1,15 +1,29 @@
-import { parseCommandArgs } from '../args';
+import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import { checkPolicyTestFile, PolicyTestFileError, runPolicyTests, type PolicyTestResult } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { escapeControl as e } from '../escape';
-import { loadPolicy, readJsonFile } from '../explain-inputs';
+import { loadPolicy } from '../explain-inputs';
+import { checkOneStdin, readInput, reportSink, shownName } from '../report-output';
 
-const usage = `Usage: netpolicy test --policy FILE [--format text|json] [--presets FILE] TESTS...
+/** Parses a JSON test file (`-` is stdin); a syntax error is exit 2. */
+function readJsonInput(file: string): unknown {
+  const text = readInput(file);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${shownName(file)}: not valid JSON: ${(error as Error).message}`);
+  }
+}
 
-Runs policy test files: accesses with the verdict the policy must give (and optionally the
-deciding rule), like Tailscale's ACL tests. A test file (schemas/policy-tests.schema.json):
+export const spec: CommandSpec = {
+  name: 'test',
+  summary: 'Run policy test files (accesses with expected verdicts)',
+  synopsis: ['test --policy FILE [options] TESTS|-...'],
+  description: `Runs policy test files: accesses with the verdict the policy must give (and optionally the
+deciding rule), like Tailscale's ACL tests. A test file (schemas/policy-tests.schema.json,
+docs/policy-tests.md):
 
   {"tests": [
     {"name": "pip reaches PyPI", "http": {"method": "GET", "url": "https://pypi.org/simple/requests/"},
@@ -19,50 +33,50 @@ deciding rule), like Tailscale's ACL tests. A test file (schemas/policy-tests.sc
     {"ssh": {"host": "github.com", "port": 22, "user": "git", "repositoryPath": "acme/app.git"}, "expect": "allow"}
   ]}
 
-Options:
-  --policy FILE        The policy under test.
-  --format text|json   text (default) or JSON ({"files":[{"file","results":[...]}],"passed":N,"failed":N}).
-  --presets FILE       A preset catalog that fills in or overrides the built-in one.
-
-Example:
-  netpolicy test --policy fixtures/traces/denials/policy.json fixtures/traces/denials/policy.tests.json
-
-Exit codes: 0 every test passed; 1 a test failed; 2 usage error, unreadable file, or a policy or
-test file that is not valid (message on stderr).
-`;
+\`netpolicy init\` writes a sample next to a starter policy.`,
+  options: {
+    policy: { type: 'string', value: 'FILE', help: 'The policy under test (JSON, or JSONC for .jsonc files; - reads stdin).' },
+    format: formatOption(['text', 'json'], 'Report format: text, or json ({"files":[{"file","results":[...]}],"passed":N,"failed":N}).'),
+    output: outputOption,
+    presets: presetsOption,
+  },
+  operands: { min: 1, name: 'TESTS (one or more test files, or - for stdin)' },
+  examples: ['netpolicy test --policy fixtures/traces/denials/policy.netpolicy.json fixtures/traces/denials/policy.tests.json'],
+  exitCodes: [[0, 'every test passed'], [1, 'a test failed'], [2, 'usage error, unreadable file, or a policy or test file that is not valid']],
+};
 
 export const command: Command = {
   name: 'test',
   summary: 'Run policy test files (accesses with expected verdicts)',
-  usage,
+  usage: usageText(spec),
+  spec,
   async run(args, io) {
-    const parsed = parseCommandArgs({ args, options: { policy: { type: 'string' }, presets: { type: 'string' }, format: { type: 'string', default: 'text' } }, allowPositionals: true, strict: true });
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommand(spec, args);
     if (!values.policy) throw new UsageError('missing option --policy FILE');
-    if (positionals.length === 0) throw new UsageError('missing argument TESTS (one or more test files)');
-    if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`option --format must be text or json, not \`${values.format}\``);
-    const catalog = presetCatalogOption(values.presets);
-    const policy = loadPolicy(values.policy, catalog);
+    checkOneStdin([values.policy as string, ...positionals]);
+    const catalog = presetCatalogOption(values.presets as string | undefined);
+    const policy = loadPolicy(values.policy as string, catalog);
+    const sink = reportSink(io, values.output as string | undefined);
     const files: { file: string; results: PolicyTestResult[] }[] = [];
     for (const file of positionals) {
       let tests;
       try {
-        tests = checkPolicyTestFile(readJsonFile(file));
+        tests = checkPolicyTestFile(readJsonInput(file));
       } catch (error) {
-        if (error instanceof PolicyTestFileError) throw new UsageError(`${file}: ${error.message}`);
+        if (error instanceof PolicyTestFileError) throw new UsageError(`${shownName(file)}: ${error.message}`);
         throw error;
       }
-      files.push({ file, results: runPolicyTests(policy, tests, { catalog }) });
+      files.push({ file: shownName(file), results: runPolicyTests(policy, tests, { catalog }) });
     }
     const all = files.flatMap((f) => f.results);
     const failed = all.filter((r) => !r.passed).length;
     if (values.format === 'json') {
-      io.stdout.write(JSON.stringify({
+      sink.write(JSON.stringify({
         files: files.map((f) => ({ file: f.file, results: f.results.map((r) => ({ index: r.index, name: r.name, expect: r.expect, ...(r.expectRule ? { expectRule: r.expectRule } : {}), actual: r.actual, passed: r.passed, ...(r.message ? { message: r.message } : {}) })) })),
         passed: all.length - failed, failed,
       }, null, 2) + '\n');
     } else {
-      const c = paint(useColor(io));
+      const c = paint(sink.toStdout && useColor(io));
       const out: string[] = [];
       for (const f of files) {
         out.push(c.bold(e(f.file)));
@@ -72,7 +86,7 @@ export const command: Command = {
         }
       }
       out.push('', `${all.length - failed} passed, ${failed} failed`);
-      io.stdout.write(out.join('\n') + '\n');
+      sink.write(out.join('\n') + '\n');
     }
     return failed > 0 ? EXIT.findings : EXIT.ok;
   },

@@ -1,4 +1,4 @@
-/** `netpolicy serve`: the whole interface (interface.md + D1/D2) over a directory of records. */
+/** `netpolicy serve`: the service's whole interface (with docs/decisions.md D1/D2) over a directory of records. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The smallest policy addition that allows a denied access (contracts.md `fix`): a JSON-Patch
+ * The smallest policy addition that allows a denied access (explain's `fix`, docs/cli.md): a JSON-Patch
  * style add. Prefers enabling a preset, then an ecosystem source, then a narrow connection.
  * Every fix is checked: with it applied, the model allows the access.
  */
@@ -9,13 +9,16 @@ import type { Access } from './access';
 import { CompiledPolicy } from './evaluate';
 import { anyPermits } from './naive';
 import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
-import { itemRules, type EvalOptions } from './rules';
+import { itemRules, policyRules, type EvalOptions } from './rules';
+import { httpsForm } from './suggest';
 import { parseUrl, type ParsedUrl } from './url';
 
 export interface Fix {
   /** RFC 6901 pointer where to add: `/sources/-` appends; `/sources` when the policy has no sources yet. */
   pointer: string;
   value: unknown;
+  /** Why this fix differs from what the job did (a plain-http request gets the https rule: the job should use https). */
+  note?: string;
 }
 
 function addTo(policy: Policy, member: 'presets' | 'sources' | 'connections', item: unknown): Fix {
@@ -91,6 +94,16 @@ function presetToEnable(a: Access, enabled: readonly string[], options: EvalOpti
 
 /** The fix for a denied access, or null when no addition can be derived from what was recorded. */
 export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): Fix | null {
+  const secure = httpsForm(a);
+  if (secure) {
+    // Nothing to add when the policy already allows the https form: the job only has to use it.
+    // (A scan of the policy's rules, once per distinct plain-http destination.)
+    if (anyPermits(policyRules(policy, options), secure)) return null;
+    const fix = fixFor(policy, secure, options);
+    // A rule that also allows the http request as made (a preset listing http mirrors) needs no note.
+    if (!fix || allows(fix, a, options)) return fix;
+    return { ...fix, note: `the job used plain http (${(a as { url: string }).url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
+  }
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {
     const preset = presetToEnable(a, policy.presets as readonly string[], options);

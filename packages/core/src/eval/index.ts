@@ -10,7 +10,7 @@ export * from './explain';
 export { nearMiss, widening, type NearMiss, type MissReason, type MissCode, type Widening } from './near-miss';
 export { fixFor, applyFix, presetsPermitting, type Fix } from './fix';
 export { connectionFor, sourceForRequest, sourceForSsh, ecosystemOf, literalRepositoryPattern } from './recognise';
-export { Suggester, suggestPolicy, suggestFromAccesses } from './suggest';
+export { Suggester, suggestPolicy, suggestFromAccesses, httpsForm, type SuggestOptions, type LeftOut } from './suggest';
 export * from './policy-tests';
 export * from './diff';
 export { ResolvedNames } from './resolved-names';

@@ -5,7 +5,7 @@ import { parseTrace } from '../trace/reader';
 import type { Policy } from '../policy/types';
 
 const dir = new URL('../../../../fixtures/traces/late-dns/', import.meta.url);
-const policy = JSON.parse(readFileSync(new URL('policy.json', dir), 'utf8')) as Policy;
+const policy = JSON.parse(readFileSync(new URL('policy.netpolicy.json', dir), 'utf8')) as Policy;
 const text = readFileSync(new URL('trace.json', dir), 'utf8');
 const verdicts = (r: { results: Array<{ sequence: number; model: { verdict: string; rule: string | null } }> }) =>
   r.results.map((x) => [x.sequence, x.model.verdict, x.model.rule]);

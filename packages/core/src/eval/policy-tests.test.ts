@@ -9,7 +9,7 @@ const json = (path: string) => JSON.parse(readFileSync(`${dir}${path}`, 'utf8'))
 
 describe('policy tests', () => {
   it.each(['python-build', 'npm-build', 'container-build', 'ssh-clone', 'denials'])('%s: the fixture tests pass', (name) => {
-    const results = runPolicyTests(json(`${name}/policy.json`), checkPolicyTestFile(json(`${name}/policy.tests.json`)));
+    const results = runPolicyTests(json(`${name}/policy.netpolicy.json`), checkPolicyTestFile(json(`${name}/policy.tests.json`)));
     expect(results.filter((r) => !r.passed)).toEqual([]);
     expect(results.length).toBeGreaterThan(3);
   });
@@ -36,7 +36,7 @@ describe('policy tests', () => {
 
 describe('diff', () => {
   it('lists accesses newly allowed and newly denied, and rule changes', () => {
-    const oldPolicy = json('denials/policy.json');
+    const oldPolicy = json('denials/policy.netpolicy.json');
     const newPolicy = { ...oldPolicy, presets: [], connections: [{ tls: { serverNamePatterns: ['example.org', '*.example.org'], ports: [443] } }] };
     const differ = new PolicyDiffer(oldPolicy, newPolicy);
     const changes = parseTrace(readFileSync(`${dir}denials/trace.json`, 'utf8')).observations.map((o) => differ.add(o)).filter((c) => c !== undefined);

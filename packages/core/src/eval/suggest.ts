@@ -9,16 +9,56 @@ import type { AnyObservation } from '../trace/types';
 import { accessOf, type Access } from './access';
 import { ResolvedNames } from './resolved-names';
 import { CompiledPolicy } from './evaluate';
+import { presetsPermitting } from './fix';
 import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
 import { originUrl, parseUrl } from './url';
 
+/** Options of `Suggester`: by default, accesses the trace records as denied are left out. */
+export interface SuggestOptions extends EvalOptions {
+  /** Also allow accesses the traces record as denied (default false). */
+  includeDenied?: boolean;
+}
+
+/** An access the suggested policy does not allow as recorded, and why. */
+export interface LeftOut {
+  access: Access;
+  /** `denied`: recorded as denied in every run; `insecure-http`: a plain-http request to a software source, allowed in its https form only. */
+  reason: 'denied' | 'insecure-http';
+  /** Observations of this access. */
+  count: number;
+}
+
+/**
+ * The https form of a plain-http request to a recognised software source (PyPI, npm, OCI, git...),
+ * or undefined. A rule for its http:// URL would be flagged `insecure-url`: suggest and explain's
+ * fix propose the https rule instead, and say the job should use https.
+ */
+export function httpsForm(a: Access): Extract<Access, { kind: 'http' }> | undefined {
+  if (a.kind !== 'http') return undefined;
+  const url = parseUrl(a.url);
+  if (!url || url.scheme !== 'http' || !ecosystemOf(url)) return undefined;
+  const rest = a.url.slice(a.url.indexOf('://') + 3);
+  const slash = rest.search(/[/?#]/);
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const host = url.port === 80 ? authority.replace(/:80$/, '') : authority;
+  return { ...a, url: `https://${host}${slash < 0 ? '' : rest.slice(slash)}` };
+}
+
+/** The verdict a trace recorded for an observation: `denied` for http, `allowed` for tcp and ssh_git. */
+function recordedDenied(o: AnyObservation): boolean {
+  const r = o as { denied?: boolean; allowed?: boolean };
+  return o.protocol === 'http' ? r.denied === true : (o.protocol === 'tcp' || o.protocol === 'ssh_git') && r.allowed === false;
+}
+
 /** Collects the accesses of traces; `finish` writes the policy. */
 export class Suggester {
   private readonly accesses = new Map<string, Access>();
+  private readonly denied = new Map<string, LeftOut>();
+  private readonly insecure = new Map<string, LeftOut>();
   private resolved = new ResolvedNames();
 
-  constructor(private readonly options: EvalOptions = {}) {}
+  constructor(private readonly options: SuggestOptions = {}) {}
 
   /** Starts a new trace (DNS answers of one trace do not name addresses in another). */
   beginTrace(resolvedNames?: ReadonlyMap<string, readonly string[]>): void {
@@ -34,11 +74,36 @@ export class Suggester {
     const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.namesOf(ip) : undefined);
     if (!a) return;
     const key = JSON.stringify(a);
+    if (!this.options.includeDenied && recordedDenied(o)) {
+      const left = this.denied.get(key) ?? { access: a, reason: 'denied' as const, count: 0 };
+      left.count++;
+      this.denied.set(key, left);
+      return;
+    }
+    // A plain-http request to a software source that no preset allows as made: its https form.
+    const secure = httpsForm(a);
+    if (secure && presetsPermitting(a, this.options).length === 0) {
+      const left = this.insecure.get(key) ?? { access: a, reason: 'insecure-http' as const, count: 0 };
+      left.count++;
+      this.insecure.set(key, left);
+      const secureKey = JSON.stringify(secure);
+      if (!this.accesses.has(secureKey)) this.accesses.set(secureKey, secure);
+      return;
+    }
     if (!this.accesses.has(key)) this.accesses.set(key, a);
   }
 
   finish(): Policy {
     return suggestFromAccesses([...this.accesses.values()], this.options);
+  }
+
+  /**
+   * What the policy of `finish` does not allow as recorded: accesses denied in every run (unless
+   * `includeDenied`), and plain-http requests to software sources (allowed in their https form).
+   */
+  leftOut(): LeftOut[] {
+    const denied = [...this.denied].filter(([key]) => !this.accesses.has(key) && !this.insecure.has(key)).map(([, l]) => l);
+    return [...denied, ...this.insecure.values()];
   }
 }
 
@@ -207,7 +272,7 @@ export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {
 }
 
 /** Suggests a policy from parsed observations (of one or more traces, each a separate array). */
-export function suggestPolicy(traces: Iterable<AnyObservation>[], options: EvalOptions = {}): Policy {
+export function suggestPolicy(traces: Iterable<AnyObservation>[], options: SuggestOptions = {}): Policy {
   const s = new Suggester(options);
   for (const trace of traces) {
     s.beginTrace();

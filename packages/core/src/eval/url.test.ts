@@ -19,14 +19,14 @@ describe('parseUrl', () => {
   });
 
   it('agrees with WHATWG URL on host, port and path for plain URLs', () => {
-    const label = fc.stringMatching(/^[a-z]([a-z0-9-]{0,6}[a-z0-9])?$/);
-    const arb = fc.tuple(fc.constantFrom('http', 'https'), fc.array(label, { minLength: 1, maxLength: 4 }), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.array(fc.stringMatching(/^[a-z0-9._-]{0,6}$/), { maxLength: 4 }), fc.boolean());
+    // No `xn--` labels: WHATWG decodes punycode (and rejects bad punycode such as `xn--a`), while D4
+    // compares raw hosts. Filtered in the generator, so every run checks what it generated.
+    const label = fc.stringMatching(/^[a-z]([a-z0-9-]{0,6}[a-z0-9])?$/).filter((l) => !l.startsWith('xn--'));
+    const arb = fc.tuple(fc.constantFrom('http', 'https'), fc.array(label, { minLength: 1, maxLength: 4 }), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.array(fc.stringMatching(/^[a-z0-9._-]{0,6}$/).filter((seg) => seg !== '.' && seg !== '..'), { maxLength: 4 }), fc.boolean());
     fc.assert(fc.property(arb, ([scheme, labels, port, segs, query]) => {
-      if (labels.some((l) => l.startsWith('xn--'))) return; // WHATWG decodes punycode (and rejects bad punycode); D4 compares raw hosts
       const text = `${scheme}://${labels.join('.')}${port ? `:${port}` : ''}${segs.length ? '/' + segs.join('/') : ''}${query ? '?a=/b' : ''}`;
       const ours = parseUrl(text)!;
       const ref = new URL(text);
-      if (/(^|\/)\.\.?(\/|$)/.test(segs.join('/'))) return; // WHATWG resolves dot segments; D4 compares raw paths
       expect(ours.host).toBe(ref.hostname);
       expect(ours.port).toBe(ref.port === '' ? (scheme === 'https' ? 443 : 80) : Number(ref.port));
       expect(ours.path).toBe(ref.pathname);
@@ -43,5 +43,11 @@ describe('URL prefix coverage (D4)', () => {
     expect(pathCovers('/', '/anything')).toBe(true);
     expect(urlCovers(parseUrl('https://a.example/x')!, parseUrl('https://A.example:443/x/y?z')!)).toBe(true);
     expect(urlCovers(parseUrl('https://a.example/x')!, parseUrl('http://a.example/x/y')!)).toBe(false);
+  });
+});
+
+describe('property tests report their seed', () => {
+  it('a failing fc.assert names the seed and path that reproduce it (every property test here uses fc.assert)', () => {
+    expect(() => fc.assert(fc.property(fc.integer(), (n) => n < 10), { seed: 42 })).toThrow(/seed: 42, path: "[\d:]+"/);
   });
 });

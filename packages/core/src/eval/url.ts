@@ -99,7 +99,7 @@ export function parseUrl(text: string): ParsedUrl | undefined {
 }
 
 /**
- * A URL in the policy format (interface.md, D3): `^https?://[^/?#@]+(/[^?#]*)?$`, checked by a scan.
+ * A URL in the policy format (the service's rule, docs/decisions.md D3): `^https?://[^/?#@]+(/[^?#]*)?$`, checked by a scan.
  * Such a URL parses with `parseUrl` unless its port is not a number (then it permits nothing).
  */
 export function isPolicyUrl(text: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Host patterns (interface.md): `^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$`, checked by a scan.
+ * Host patterns (the service's rule, docs/decisions.md D3): `^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$`, checked by a scan.
  * `*.example.com` matches one or more labels before `example.com`, never `example.com` itself.
  */
 

@@ -3,7 +3,7 @@ import { networkOf, prefixSize } from '../formats/ip';
 import type { LintRule, RuleFinding } from './types';
 import { connectionCidrs, viewOf, refPointer } from './walk';
 
-/** Prefixes shorter than these lengths are reported (contracts.md, lint scopes). */
+/** Prefixes shorter than these lengths are reported (docs/diagnostics/broad-cidr.md). */
 export const BROAD_PREFIX_LIMIT = { 4: 8, 6: 16 } as const;
 
 export const broadCidr: LintRule = {

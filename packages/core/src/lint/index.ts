@@ -1,4 +1,4 @@
-/** The lint rules (warnings, contracts.md "Diagnostic codes"), one module per code. */
+/** The lint rules (warnings; docs/diagnostics/README.md), one module per code. */
 import { defaultPresetCatalog } from '../presets/catalog';
 import type { PresetCatalog } from '../presets/catalog';
 import type { LintFinding, LintRule } from './types';

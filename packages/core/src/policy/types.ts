@@ -1,4 +1,4 @@
-/** Types of the network policy document (interface.md, "Network policy document"). */
+/** Types of the network policy document (the service's "Network policy document"; schemas/network-policy.schema.json). */
 import { BUILTIN_PRESET_NAMES } from '../generated/data';
 
 export type DefaultAction = 'deny' | 'allow';

@@ -1,4 +1,4 @@
-/** Why a text breaks the URL or the host-pattern rule (interface.md), in plain words: the reason part of `invalid-url` and `invalid-host-pattern` messages. */
+/** Why a text breaks the URL or the host-pattern rule (docs/decisions.md D3), in plain words: the reason part of `invalid-url` and `invalid-host-pattern` messages. */
 
 export function urlProblem(text: string): string {
   const scheme = /^https?:\/\//.exec(text);

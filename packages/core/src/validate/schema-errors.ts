@@ -1,6 +1,6 @@
 /**
  * Turns Ajv's output for the policy schema into ONE clear diagnostic per real problem, with a
- * stable code (contracts.md), a pointer, and what to do. Positions are added by the caller.
+ * stable code (docs/diagnostics/README.md), a pointer, and what to do. Positions are added by the caller.
  *
  * Messages are built from the schema and Ajv's error params, not restated here: allowed names
  * from `properties`, allowed values from `enum`, ranges from `minimum`/`maximum`, alternatives

@@ -1,4 +1,4 @@
-/** Diagnostics: stable codes (contracts.md), a JSON Pointer, and an offset range into the text. */
+/** Diagnostics: stable codes (docs/diagnostics/README.md), a JSON Pointer, and an offset range into the text. */
 
 export const SCHEMA_CODES = [
   'json-syntax', 'comment-not-allowed', 'trailing-comma', 'duplicate-key',
@@ -29,7 +29,7 @@ export interface Diagnostic {
   message: string;
   /** RFC 6901 pointer: to the offending value, the unknown property, the object lacking a member, or "" for the document. */
   pointer: string;
-  /** Zero-based UTF-16 offset and length of what the pointer names (see contracts.md for which part). */
+  /** Zero-based UTF-16 offset and length of what the pointer names (see docs/cli.md, check's JSON, for which part). */
   offset: number;
   length: number;
   /** Typed data for quick fixes (for example the corrected prefix of `cidr-host-bits`); `fixEdits` turns it into text edits. */
