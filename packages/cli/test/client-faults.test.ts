@@ -79,14 +79,15 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 
 describe('client against a fault-injecting server', () => {
   it('returns the trace and keeps unknown members', async () => {
-    const result = await client('ok').getNetworkTrace(job);
+    // A generous timeout: a first request on a loaded machine may take longer than the 300 ms the slow-server tests use.
+    const result = await client('ok', { timeoutMs: 10000 }).getNetworkTrace(job);
     expect(result.data.observations[0].futureMember).toEqual({ kept: true });
     expect(result.attempts).toBe(1);
     expect(server.seen.find((s) => s.path.startsWith('/ok/'))?.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('accepts camelCase members and decimal counters beyond 2^53', async () => {
-    const result = await client('camel-trace').getNetworkTrace(job);
+    const result = await client('camel-trace', { timeoutMs: 10000 }).getNetworkTrace(job);
     expect(result.data.observations[0].bytesReceived).toBe('18446744073709551616999');
   });
 
