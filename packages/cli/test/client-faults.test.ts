@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 function client(scenario: string, extra: Partial<ClientOptions> = {}): NetpolicyClient {
-  return new NetpolicyClient({ baseUrl: `${server.url}/${scenario}`, token: TOKEN, retryBaseMs: 5, maxAttempts: 3, timeoutMs: 300, random: () => 0.5, ...extra });
+  return new NetpolicyClient({ baseUrl: `${server.url}/${scenario}`, token: TOKEN, retryBaseMs: 5, maxAttempts: 3, timeoutMs: 2000, random: () => 0.5, ...extra });
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -93,7 +93,7 @@ describe('client against a fault-injecting server', () => {
 
   it('gives up on slow responses after the per-request timeout, retrying a bounded number of times', async () => {
     const started = Date.now();
-    const error = await failure(client('slow').getNetworkTrace(job));
+    const error = await failure(client('slow', { timeoutMs: 300 }).getNetworkTrace(job));
     expect(error.kind).toBe('unavailable');
     expect(error.attempts).toBe(3);
     expect(error.message).toMatch(/no complete response within 0\.3 s/);
@@ -102,7 +102,7 @@ describe('client against a fault-injecting server', () => {
   });
 
   it('times out a body that stalls after the headers', async () => {
-    const error = await failure(client('slow-body', { maxAttempts: 1 }).getNetworkTrace(job));
+    const error = await failure(client('slow-body', { maxAttempts: 1, timeoutMs: 300 }).getNetworkTrace(job));
     expect(error.kind).toBe('unavailable');
   });
 
