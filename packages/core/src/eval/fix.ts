@@ -101,8 +101,9 @@ export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, par
     // plain-http destination made a trace of distinct URLs 9x slower.
     if (compilePolicy(policy, options).firstPermitting(secure) !== undefined) return null;
     const fix = fixFor(policy, secure, options);
-    // A rule that also allows the http request as made (a preset listing http mirrors) needs no note.
-    if (!fix || allows(fix, a, options)) return fix;
+    // A rule that also allows the http request as made (a preset listing http mirrors, a tcp rule)
+    // needs no note. A source made from the https form lists https URLs only: it never does.
+    if (!fix || (!fix.pointer.startsWith('/sources') && allows(fix, a, options))) return fix;
     return { ...fix, note: `the job used plain http (${(a as { url: string }).url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
   }
   const tries: Fix[] = [];
