@@ -87,6 +87,14 @@ async function loadFormats() {
 /** Bundles that carry every workspace package they use are built from the sources. */
 const workspaceSources = Object.fromEntries(['core', 'client', 'language-service'].map((p) => [`@netpolicy/${p}`, `${root}packages/${p}/src/index.ts`]));
 
+/** An ESM file for Node holding every workspace package it uses (CommonJS dependencies get a `require`). */
+const nodeSelfContained = {
+  format: 'esm',
+  platform: 'node',
+  alias: workspaceSources,
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+};
+
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'es2022', mainFields: ['module', 'main'] };
 
 async function bundles() {
@@ -97,12 +105,9 @@ async function bundles() {
       ...common,
       entryPoints: [`${root}packages/cli/src/main.ts`],
       outfile: `${root}packages/cli/dist/netpolicy.js`,
-      format: 'esm',
-      platform: 'node',
+      ...nodeSelfContained,
       sourcemap: false,
       // The CLI is one self-contained file built from the sources of every package.
-      alias: workspaceSources,
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     }),
     build({ ...common, entryPoints: [`${root}packages/language-service/src/index.ts`], outfile: `${root}packages/language-service/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
     build({
@@ -118,10 +123,7 @@ async function bundles() {
       ...common,
       entryPoints: [`${root}packages/language-server/src/node.ts`],
       outfile: `${root}packages/language-server/dist/node.js`,
-      format: 'esm',
-      platform: 'node',
-      alias: workspaceSources,
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      ...nodeSelfContained,
     }),
     build({
       ...common,

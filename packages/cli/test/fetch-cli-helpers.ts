@@ -1,5 +1,6 @@
 /** Runs the built CLI as a process (asynchronously, so in-process test servers keep answering). */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -53,4 +54,27 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
     if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+}
+
+export interface ServeProcess { child: ChildProcess; url: string; stderr: () => string }
+
+/**
+ * `netpolicy serve` over fixtures/service for the tests of the calling file or describe block:
+ * started before them, stopped after. The returned object reads the running process.
+ */
+export function serveFixtures(): ServeProcess {
+  let current: ServeProcess | undefined;
+  beforeAll(async () => {
+    ensureBuilt();
+    current = await spawnServe(['--data', 'fixtures/service', '--port', '0']);
+  });
+  afterAll(async () => {
+    current?.child.kill('SIGTERM');
+    if (current) await exited(current.child);
+  });
+  const running = (): ServeProcess => {
+    if (!current) throw new Error('netpolicy serve has not started');
+    return current;
+  };
+  return { get child() { return running().child; }, get url() { return running().url; }, stderr: () => running().stderr() };
 }

@@ -6,13 +6,12 @@
  *   (a process): only the client's typed errors, documented exit codes, no control character on
  *   stderr, and the token, or any long piece of it, never in any output.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_TYPES, NetpolicyClient, NetpolicyError, type RetryInfo } from '@netpolicy/client';
-import { ensureBuilt, exited, spawnServe } from './fetch-cli-helpers';
+import { ensureBuilt, serveFixtures } from './fetch-cli-helpers';
 import { RAW_CONTROL, runProc } from './hostile-helpers';
 import { rawRequest } from './hostile-raw-http';
 
@@ -49,17 +48,7 @@ function mutate(bytes: Buffer, mutations: { at: number; kind: number; data: Uint
 const mutations = fc.array(fc.record({ at: fc.nat(), kind: fc.nat(3), data: fc.uint8Array({ minLength: 1, maxLength: 8 }) }), { maxLength: 3 });
 
 describe('fuzz: netpolicy serve', () => {
-  let serve: { child: ChildProcess; url: string; stderr: () => string };
-
-  beforeAll(async () => {
-    ensureBuilt();
-    serve = await spawnServe(['--data', 'fixtures/service', '--port', '0']);
-  });
-
-  afterAll(async () => {
-    serve?.child.kill('SIGTERM');
-    if (serve) await exited(serve.child);
-  });
+  const serve = serveFixtures();
 
   const targets = [
     '/v1preview1/network-trace?provider=ciprovider&repo=acme/webapp&job_id=1001',

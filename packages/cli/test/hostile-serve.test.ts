@@ -3,9 +3,8 @@
  * is answered as a problem document; HEAD wherever GET works; only the path as sent routes; the
  * request log cannot write control characters to the terminal.
  */
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, exited, spawnServe } from './fetch-cli-helpers';
+import { describe, expect, it } from 'vitest';
+import { serveFixtures } from './fetch-cli-helpers';
 import { RAW_CONTROL } from './hostile-helpers';
 import { get, rawRequest, type RawResponse } from './hostile-raw-http';
 
@@ -14,17 +13,7 @@ const TRACE = '/v1preview1/network-trace?provider=ciprovider&repo=acme/webapp&jo
 const SBOM = '/v1preview1/sbom?provider=ciprovider&repo=acme/webapp&job_id=1001';
 const ARTIFACT = '/v1preview1/artifacts?kind=oci_index&digest_algorithm=sha256&digest_value=868dfb80e04fb9a480e2bec30e6fef3d460f55877acf9c210e3bd2ac49b79c11';
 
-let serve: { child: ChildProcess; url: string; stderr: () => string };
-
-beforeAll(async () => {
-  ensureBuilt();
-  serve = await spawnServe(['--data', 'fixtures/service', '--port', '0']);
-});
-
-afterAll(async () => {
-  serve?.child.kill('SIGTERM');
-  if (serve) await exited(serve.child);
-});
+const serve = serveFixtures();
 
 function expectProblem(r: RawResponse, status: number): Record<string, unknown> {
   expect(r.status).toBe(status);

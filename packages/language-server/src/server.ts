@@ -6,8 +6,8 @@
  * project file `netpolicy.config.json`.
  */
 import {
-  LineIndex, PROJECT_CONFIG_FILE, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
-  type Diagnostic, type PolicyDocument, type Position, type Range, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
+  LineIndex, PROJECT_CONFIG_FILE, SEVERITY_SETTINGS, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
+  type Diagnostic, type PolicyDocument, type Position, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
 } from '@netpolicy/core';
 import {
   FIX_ALL_KIND, addResult, doComplete, doHover, emptyUsage, findDocumentLinks, findDocumentSymbols, format, getCodeActions,
@@ -61,9 +61,6 @@ class DocumentLines extends LineIndex {
   }
   override offsetAt(position: Position): number {
     return this.td.offsetAt(position);
-  }
-  override range(offset: number, length: number): Range {
-    return { start: this.td.positionAt(offset), end: this.td.positionAt(offset + length) };
   }
 }
 
@@ -310,7 +307,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const editorSeverity = editorSettings.severity;
     if (editorSeverity && typeof editorSeverity === 'object') {
       for (const [code, level] of Object.entries(editorSeverity)) {
-        if (['error', 'warning', 'information', 'hint', 'off'].includes(level as string)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
+        if ((SEVERITY_SETTINGS as readonly unknown[]).includes(level)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
       }
     }
     const editorPatterns = list(editorSettings.filePatterns);

@@ -6,7 +6,7 @@
 import { fixAllEdits, fixChoices, fixEdits, fixesOf, type Diagnostic, type DiagnosticCode, type PolicyDocument, type TextEdit as CoreEdit } from '@netpolicy/core';
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic as LspDiagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
 import { SOURCE, toLspDiagnostic } from './diagnostics';
-import { intersects, rangeOf } from './ranges';
+import { intersects, rangeOf, sameRange } from './ranges';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.netpolicy`;
 
@@ -16,10 +16,6 @@ export function toLspEdits(doc: PolicyDocument, edits: readonly CoreEdit[]): Tex
 
 function wants(only: readonly string[] | undefined, kind: string): boolean {
   return !only || only.length === 0 || only.some((k) => kind === k || kind.startsWith(`${k}.`));
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
 /** The current core diagnostics that the client's diagnostics (or, without any, the range) name. */

@@ -82,7 +82,7 @@ export function ruleSummary(rule: unknown): string {
 }
 
 /** What a source or connection permits, in D4's words. */
-export function describeRule(kind: string, body: Record<string, any>): string {
+export function describePermits(kind: string, body: Record<string, any>): string {
   const repos = list(body.repositoryPatterns, 'any repository');
   const ports = (p: unknown) => list(p, 'any port');
   switch (kind) {
@@ -133,7 +133,7 @@ export function doHover(doc: PolicyDocument, position: Position, settings: Servi
     if (description) parts.push('', description);
     if (path.length === 3 && (path[0] === 'sources' || path[0] === 'connections')) {
       const body = valueAt(doc.value, at.pointer);
-      if (body && typeof body === 'object') parts.push('', describeRule(String(path[2]), body as Record<string, any>));
+      if (body && typeof body === 'object') parts.push('', describePermits(String(path[2]), body as Record<string, any>));
     }
     return schema || parts.length > 1 ? markdown(parts.join('\n')) : null;
   }

@@ -8,7 +8,7 @@ export * from './settings';
 export { doValidation, policyDiagnostics, toLspDiagnostic, SOURCE, type DiagnosticPayload } from './diagnostics';
 export { getCodeActions, toLspEdits, FIX_ALL_KIND } from './code-actions';
 export { doComplete } from './completion';
-export { doHover, describeCidr, describeHostPattern, describeUrl, describeRule, ruleSummary } from './hover';
+export { doHover, describeCidr, describeHostPattern, describeUrl, describePermits, ruleSummary } from './hover';
 export { findDocumentSymbols, getFoldingRanges, getSelectionRanges, format, findDocumentLinks } from './structure';
 export { addResult, emptyUsage, traceCodeLenses, unusedRuleHints, type TraceUsage, type RuleUsage, type Denial } from './trace-usage';
 export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';

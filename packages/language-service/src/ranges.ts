@@ -24,14 +24,14 @@ export function pointerRange(doc: PolicyDocument, pointer: string, key = false):
   return rangeOf(doc, node.offset, node.length);
 }
 
-export function containsRange(outer: Range, inner: Range): boolean {
-  return !before(inner.start, outer.start) && !before(outer.end, inner.end);
+export function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
 export function intersects(a: Range, b: Range): boolean {
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 
-export function before(a: Position, b: Position): boolean {
+function before(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }

@@ -10,7 +10,7 @@ import {
   type Range, type SelectionRange, type TextEdit,
 } from 'vscode-languageserver-types';
 import { toLspEdits } from './code-actions';
-import { offsetOf, rangeOf } from './ranges';
+import { offsetOf, rangeOf, sameRange } from './ranges';
 import { ruleSummary } from './hover';
 
 const PRESETS_DOCS = 'https://github.com/netpolicy/netpolicy/blob/main/docs/presets.md';
@@ -108,10 +108,6 @@ export function getSelectionRanges(doc: PolicyDocument, positions: readonly Posi
     }
     return chain ?? { range: rangeOf(doc, offset, 0) };
   });
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
 /** Formatting with jsonc-parser, honouring the client's tab settings; a range formats only that part. */

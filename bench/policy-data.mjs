@@ -1,6 +1,9 @@
-import { lint } from '../packages/core/dist/index.js';
-const n=10000; const sources=[],connections=[];
-for (let i = 0; i < n; i++) {
+// The policy the validate and language-server benches measure: `n` clean rules of five shapes
+// (no diagnostic), pretty-printed as a user's file would be.
+export function policyWithRules(n) {
+  const sources = [];
+  const connections = [];
+  for (let i = 0; i < n; i++) {
     switch (i % 5) {
       case 0: sources.push({ pypi: { urls: [`https://pypi-${i}.example/simple`] } }); break;
       case 1: sources.push({ oci: { urls: [`https://registry-${i}.example`], repositoryPatterns: [`team-${i}/*`], operations: ['pull'] } }); break;
@@ -8,7 +11,6 @@ for (let i = 0; i < n; i++) {
       case 3: connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example`], ports: [443] } }); break;
       default: connections.push({ tcp: { cidrs: [`10.${(i >> 8) & 255}.${i & 255}.0/24`], ports: [5432] } });
     }
+  }
+  return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections }, null, 2);
 }
-const v={ default: 'deny', presets: ['pypi', 'npm'], sources, connections };
-for (let i=0;i<3;i++) lint(v);
-const t=performance.now(); for (let i=0;i<10;i++) lint(v); console.log('lint', ((performance.now()-t)/10).toFixed(1),'ms');
