@@ -12,7 +12,8 @@ import { enabledPresets } from '../policy/rules-read';
 import type { EnabledPreset } from '../policy/rules-read';
 import type { LintContext } from './types';
 import { AtomIndex } from './atom-index';
-import { KeyCounts, RuleKeys } from './coverage-keys';
+import { addCidrLengths, KeyCounts, RuleKeys } from './coverage-keys';
+import type { CidrLengths } from './coverage-keys';
 import type { TlsPiece } from './atom-index';
 import { atomsOfConnection, atomsOfSource, connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom, Coverer } from './rule-atoms';
@@ -76,47 +77,80 @@ export function analyseCoverageInFull(context: LintContext): CoverageAnalysis {
   return analyse(context, false);
 }
 
-/** Which entries take part (coverage-keys.ts), and the canonical JSON hash of each; sources first, then connections. */
+/**
+ * Which entries take part (coverage-keys.ts): 0 not at all, 1 in duplicate detection only, 2 fully;
+ * and the canonical JSON hash of each. Sources first, then connections.
+ */
 interface Participants { take: Uint8Array; hashes: Int32Array }
 
 function participants(sources: SourceEntry[], connections: ConnectionEntry[], presets: EnabledPreset[]): Participants {
   const n = sources.length + connections.length;
+  const rawOf = (e: number): JsonObject => (e < sources.length ? sources[e].raw : connections[e - sources.length].raw);
+  // 1. The canonical JSON hash of every entry, counted.
   const hashes = new Int32Array(n);
-  const indexed = new KeyCounts(n * 2), looked = new KeyCounts(n * 2), same = new KeyCounts(n);
-  const keys = new RuleKeys();
+  const same = new KeyCounts(n);
+  for (let e = 0; e < n; e++) same.add((hashes[e] = jsonHash(rawOf(e))));
+  // 2. Exact duplicates (an earlier entry of the same list with equal canonical JSON), among the entries
+  //    whose hash is shared only. A duplicate never reads, indexes or looks up atoms: its keys are not counted.
+  const duplicate = new Uint8Array(n);
+  const firsts = new Map<number, number | number[]>();
+  for (let e = 0; e < n; e++) {
+    if (e === sources.length) firsts.clear();
+    if (same.count(hashes[e]) < 2) continue;
+    const bucket = firsts.get(hashes[e]);
+    const raw = rawOf(e);
+    if (bucket === undefined) firsts.set(hashes[e], e);
+    else if (typeof bucket === 'number') {
+      if (jsonEquivalent(rawOf(bucket), raw)) duplicate[e] = 1;
+      else firsts.set(hashes[e], [bucket, e]);
+    } else if (bucket.some((x) => jsonEquivalent(rawOf(x), raw))) duplicate[e] = 1;
+    else bucket.push(e);
+  }
+  firsts.clear();
+  // 3. The keys every other entry and every preset index and look up. The prefix lengths present
+  //    first: a CIDR looks up the networks of those lengths only.
+  const lengths: CidrLengths = { 4: new Set(), 6: new Set() };
+  for (let i = 0; i < connections.length; i++) if (duplicate[sources.length + i] === 0) addCidrLengths(lengths, connections[i].body);
+  const presetItems = (list: 'sources' | 'connections') => {
+    const out: Array<{ kind: string; body: JsonObject }> = [];
+    for (const preset of presets) {
+      for (const item of preset.known?.[list] ?? []) {
+        const kind = soleKey(item as unknown as JsonObject);
+        const body = kind === undefined ? undefined : (item as unknown as JsonObject)[kind];
+        if (kind !== undefined && isObject(body)) out.push({ kind, body });
+      }
+    }
+    return out;
+  };
+  const presetSources = presetItems('sources'), presetConnections = presetItems('connections');
+  for (const c of presetConnections) addCidrLengths(lengths, c.body);
+  const keys = new RuleKeys(lengths);
   const keysOf = (e: number): RuleKeys => {
     keys.reset();
     if (e < sources.length) keys.source(sources[e].kind, sources[e].body);
     else keys.connection(connections[e - sources.length].kind, connections[e - sources.length].body);
     return keys;
   };
+  const indexed = new KeyCounts(n * 2), looked = new KeyCounts(n * 2);
   // Presets index keys too (their atoms may cover any rule's).
-  for (const preset of presets) {
-    if (!preset.known) continue;
-    for (const s of preset.known.sources ?? []) {
-      const kind = soleKey(s as JsonObject);
-      if (kind !== undefined && isObject((s as JsonObject)[kind])) { keys.reset(); keys.source(kind, (s as JsonObject)[kind] as JsonObject); for (const k of keys.indexed) indexed.add(k); }
-    }
-    for (const c of preset.known.connections ?? []) {
-      const kind = soleKey(c as JsonObject);
-      if (kind !== undefined && isObject((c as JsonObject)[kind])) { keys.reset(); keys.connection(kind, (c as JsonObject)[kind] as JsonObject); for (const k of keys.indexed) indexed.add(k); }
-    }
-  }
+  for (const s of presetSources) { keys.reset(); keys.source(s.kind, s.body); for (const k of keys.indexed) indexed.add(k); }
+  for (const c of presetConnections) { keys.reset(); keys.connection(c.kind, c.body); for (const k of keys.indexed) indexed.add(k); }
   for (let e = 0; e < n; e++) {
-    const hash = (hashes[e] = jsonHash(e < sources.length ? sources[e].raw : connections[e - sources.length].raw));
-    same.add(hash);
+    if (duplicate[e] === 1) continue;
     const k = keysOf(e);
     for (let i = 0; i < k.indexed.length; i++) indexed.add(k.indexed[i]);
     for (let i = 0; i < k.looked.length; i++) looked.add(k.looked[i]);
   }
+  // 4. Who takes part: duplicates to be reported, entries sharing a key with another, earlier copies.
   const take = new Uint8Array(n);
   for (let e = 0; e < n; e++) {
+    if (duplicate[e] === 1) { take[e] = 1; continue; }
     const k = keysOf(e);
-    let yes = k.cidrs || same.count(hashes[e]) > 1;
+    let yes = false;
     // Counts include the rule's own keys: more than its own share means another rule (or a preset).
     for (let i = 0; i < k.looked.length && !yes; i++) yes = indexed.count(k.looked[i]) > (k.indexed.includes(k.looked[i]) ? 1 : 0);
     for (let i = 0; i < k.indexed.length && !yes; i++) yes = looked.count(k.indexed[i]) > (k.looked.includes(k.indexed[i]) ? 1 : 0);
-    if (yes) take[e] = 1;
+    take[e] = yes ? 2 : same.count(hashes[e]) > 1 ? 1 : 0;
   }
   return { take, hashes };
 }
@@ -155,6 +189,7 @@ function analyse(context: LintContext, filter: boolean): CoverageAnalysis {
       if (bucket === undefined) seen.set(hash, entry);
       else if (Array.isArray(bucket)) bucket.push(entry);
       else seen.set(hash, [bucket, entry]);
+      if (chosen && chosen.take[e] === 1) continue;
       const atoms = isSource ? atomsOfSource(readOf(entry as SourceEntry)) : atomsOfConnection(readOf(entry as ConnectionEntry));
       if (!atoms || atoms.length === 0) continue;
       // Loops, not map/every with closures: this runs for every rule, and most rules stop at their
