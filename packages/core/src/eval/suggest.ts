@@ -12,7 +12,7 @@ import { CompiledPolicy } from './evaluate';
 import { presetsPermitting } from './fix';
 import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
-import { originUrl, parseUrl } from './url';
+import { originUrl, parseUrl, type ParsedUrl } from './url';
 
 /** Options of `Suggester`: by default, accesses the trace records as denied are left out. */
 export interface SuggestOptions extends EvalOptions {
@@ -32,11 +32,12 @@ export interface LeftOut {
 /**
  * The https form of a plain-http request to a recognised software source (PyPI, npm, OCI, git...),
  * or undefined. A rule for its http:// URL would be flagged `insecure-url`: suggest and explain's
- * fix propose the https rule instead, and say the job should use https.
+ * fix propose the https rule instead, and say the job should use https. `parsed`: the request's URL
+ * already parsed (null when it does not parse), else it is parsed here.
  */
-export function httpsForm(a: Access): Extract<Access, { kind: 'http' }> | undefined {
+export function httpsForm(a: Access, parsed?: ParsedUrl | null): Extract<Access, { kind: 'http' }> | undefined {
   if (a.kind !== 'http') return undefined;
-  const url = parseUrl(a.url);
+  const url = parsed === undefined ? parseUrl(a.url) : parsed;
   if (!url || url.scheme !== 'http' || !ecosystemOf(url)) return undefined;
   const rest = a.url.slice(a.url.indexOf('://') + 3);
   const slash = rest.search(/[/?#]/);

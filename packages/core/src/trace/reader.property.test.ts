@@ -40,6 +40,15 @@ describe('trace reader (property-based)', () => {
     }), { numRuns: 200 });
   });
 
+  it('batches of any length (down to one character: every observation left to the exact scanner) read the same observations', async () => {
+    await fc.assert(fc.asyncProperty(trace, fc.array(fc.nat(), { maxLength: 6 }), fc.integer({ min: 1, max: 400 }), async (doc, cuts, batchLength) => {
+      const json = JSON.stringify(doc);
+      const streamed: AnyObservation[] = [];
+      await streamTrace(chunksOf(json, cuts), (o) => { streamed.push(o); }, { batchLength });
+      expect(streamed).toEqual(parseTrace(json).observations);
+    }), { numRuns: 300 });
+  });
+
   it('mutated documents either read or fail with a TraceError, quickly', () => {
     fc.assert(fc.property(trace, fc.array(fc.record({ at: fc.nat(), del: fc.nat(6), ins: fc.string({ maxLength: 3 }) }), { minLength: 1, maxLength: 3 }), (doc, edits) => {
       let s = JSON.stringify(doc);

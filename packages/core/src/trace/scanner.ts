@@ -24,7 +24,18 @@ export interface TraceReaderOptions {
   maxDepth?: number;
   /** Largest text of one observation or top-level member, in characters (default 16 MiB). */
   maxValueLength?: number;
+  /** About how many characters one batch parses at most (default 64 KiB; see `batch`). */
+  batchLength?: number;
 }
+
+/**
+ * Batches end at the last observation within this many characters of their start. A batch's
+ * observations all stay alive until the last is handled: a whole 1 MiB chunk at once kept about
+ * 4,000 of them alive across young-generation collections, which copied and promoted them
+ * (profile of explain on a trace of 300,000 distinct URLs: 123 scavenges, 0.8 s); a JSON.parse
+ * of 64 KiB costs per character what one of 1 MiB does.
+ */
+const BATCH_LENGTH = 64 * 1024;
 
 const START = 0, KEY = 1, COLON = 2, VALUE = 3, ELEMENTS = 4, DONE = 5;
 
@@ -68,12 +79,14 @@ export class TraceReader {
   private capPrimitive = false;
   private readonly maxDepth: number;
   private readonly maxValueLength: number;
+  private readonly batchLength: number;
   /** Absolute position before which no batch is tried again (a failed batch leaves its run to the scanner). */
   private noBatchBefore = 0;
 
   constructor(options: TraceReaderOptions = {}) {
     this.maxDepth = options.maxDepth ?? 64;
     this.maxValueLength = options.maxValueLength ?? 16 * 1024 * 1024;
+    this.batchLength = Math.max(1, options.batchLength ?? BATCH_LENGTH);
   }
 
   /** Feeds text; calls `emit` for every observation completed by it, in order. */
@@ -196,7 +209,7 @@ export class TraceReader {
     const buf = this.buf;
     const n = buf.length;
     let cut = -1;
-    let from = n - 1;
+    let from = Math.min(n - 1, start + this.batchLength);
     for (let attempt = 0; attempt < 4 && from > start; attempt++) {
       const close = buf.lastIndexOf('}', from);
       if (close <= start) break;
