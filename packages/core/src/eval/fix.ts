@@ -99,8 +99,8 @@ function presetToEnable(a: Access, enabled: readonly string[], options: EvalOpti
  */
 export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): Fix | null {
   if (a.kind === 'http' && parsed === undefined) parsed = parseUrl(a.url) ?? null;
-  const secure = httpsForm(a, parsed);
-  if (secure) {
+  const secure = a.kind === 'http' ? httpsForm(a, parsed) : undefined;
+  if (a.kind === 'http' && secure) {
     const secureUrl = parseUrl(secure.url) ?? null;
     // Nothing to add when the policy already allows the https form: the job only has to use it.
     // Asked of the compiled policy's indexes (compiled once per policy): a scan of every rule per
@@ -110,7 +110,7 @@ export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, par
     // A rule that also allows the http request as made (a preset listing http mirrors, a tcp rule)
     // needs no note. A source made from the https form lists https URLs only: it never does.
     if (!fix || (!fix.pointer.startsWith('/sources') && allows(fix, a, options, parsed))) return fix;
-    return { ...fix, note: `the job used plain http (${(a as { url: string }).url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
+    return { ...fix, note: `the job used plain http (${a.url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
   }
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {
