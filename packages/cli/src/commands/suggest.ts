@@ -4,7 +4,7 @@ import type { Command } from '../command';
 import { EXIT, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { readDnsNames, readTraceFile } from '../explain-inputs';
-import { checkOneStdin, reportSink } from '../report-output';
+import { canReadTwice, checkOneStdin, reportSink } from '../report-output';
 import { escapeControl } from '../escape';
 
 export const spec: CommandSpec = {
@@ -37,7 +37,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const catalog = presetCatalogOption(values.presets as string | undefined);
   const suggester = new Suggester({ catalog, includeDenied: values['include-denied'] === true });
   for (const file of positionals) {
-    suggester.beginTrace(await readDnsNames(file));
+    suggester.beginTrace(canReadTwice(file) ? await readDnsNames(file) : undefined);
     await readTraceFile(file, (o) => suggester.add(o));
   }
   const policy = suggester.finish();
