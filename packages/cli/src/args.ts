@@ -144,7 +144,9 @@ function refuseOutputOverInput(values: Values, positionals: string[], spec: Comm
   if (typeof output !== 'string' || output === '-') return;
   const target = fileId(output);
   if (!target?.isFile()) return;
-  const inputs: [string, string][] = spec.operands.choices ? [] : positionals.map((p) => [p, spec.operands.name.split(' ')[0]]);
+  // Operand names by position: `OLD NEW (two policy files)` -> OLD, NEW; `TRACE (...)` -> TRACE for each.
+  const words = spec.operands.name.split(' (')[0].split(' ');
+  const inputs: [string, string][] = spec.operands.choices ? [] : positionals.map((p, i) => [p, words[Math.min(i, words.length - 1)]]);
   for (const [name, o] of Object.entries(spec.options)) {
     if (name === 'output' || o.type !== 'string' || o.choices) continue;
     const v = values[name];

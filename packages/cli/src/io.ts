@@ -92,7 +92,13 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
     if (validPrefix(bytes, mid)) lo = mid;
     else hi = mid - 1;
   }
-  return Math.min(lo, bytes.length - 1);
+  // The sequence broke at `lo`; when it began with a lead byte before it (`é` in Latin-1 followed
+  // by a newline), that lead byte is the one to name.
+  let start = lo - 1;
+  while (start >= 0 && start >= lo - 3 && (bytes[start] & 0xc0) === 0x80) start--;
+  const lead = bytes[start];
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return Math.min(start >= 0 && length > lo - start ? start : lo, bytes.length - 1);
 }
 
 function validPrefix(bytes: Uint8Array, end: number): boolean {
