@@ -135,3 +135,52 @@ describe('check DIR and what is not a regular file (reported to the integrator: 
     expect(r.code).toBe(0);
   });
 });
+
+describe('a huge string from a policy, trace or test file is one short line of a text report', () => {
+  const MB = 'a'.repeat(1 << 20);
+  const traceWith = (url: string, denied: boolean) => {
+    const doc = JSON.parse(readFileSync(TRACE, 'utf8')) as { observations: Record<string, unknown>[] };
+    const first = doc.observations.find((o) => o.protocol === 'http')!;
+    Object.assign(first, { url, denied, ...(denied ? { denied_reason: 'not allowed by policy' } : {}) });
+    const file = join(dir, `huge-${denied ? 'denied' : 'allowed'}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  };
+
+  it('test: a 1 MB test name', async () => {
+    const tests = join(dir, 'huge-name.tests.json');
+    writeFileSync(tests, JSON.stringify({ tests: [{ name: MB, http: { method: 'GET', url: 'https://pypi.org/simple/' }, expect: 'deny' }] }));
+    const r = await runProc(['test', '--policy', POLICY, tests]);
+    expect([0, 1]).toContain(r.code);
+    expect(r.stdout.length).toBeLessThan(5000);
+    expect(r.stdout).toContain(`${'a'.repeat(300)}…`);
+  });
+
+  it('suggest: a denied 1 MB URL in the list of what was left out', async () => {
+    const r = await runProc(['suggest', traceWith(`https://x.example/${MB}`, true)]);
+    expect(r.code).toBe(0);
+    expect(r.stderr.length).toBeLessThan(10_000);
+    expect(r.stderr).toContain('…');
+  });
+
+  // Reported to the integrator (explain-render.ts): the text report repeats a 1 MB destination in
+  // full, three times. Marked `fails` until it clips destinations as the other reports do.
+  it.fails('explain (text): a 1 MB URL is not printed in full', async () => {
+    const r = await runProc(['explain', '--policy', POLICY, '--trace', traceWith(`https://x.example/${MB}`, true)]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeLessThan(100_000);
+  });
+
+  // Reported to the integrator (core's Suggester): a recorded-allowed access whose host is over
+  // 253 characters becomes a rule that `check --strict` flags (unmatchable-host-pattern), though
+  // suggest promises a policy that passes it. Marked `fails` until the Suggester leaves such
+  // hosts out (with a note on stderr).
+  it.fails('suggest: a host over 253 characters gives no rule check --strict flags', async () => {
+    const out = join(dir, 'long-host.netpolicy.json');
+    const r = await runProc(['suggest', '-o', out, traceWith(`https://${'b'.repeat(300)}.example/x`, false)]);
+    expect(r.code).toBe(0);
+    const check = await runProc(['check', '--strict', out]);
+    expect(check.stdout).not.toContain('unmatchable-host-pattern');
+    expect(check.code).toBe(0);
+  });
+});

@@ -4,7 +4,7 @@ import { PolicyDiffer, type VerdictChange } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { escapeControl as e } from '../escape';
+import { clipped as e } from '../escape';
 import { loadPolicy, readDnsNames, readTraceFile } from '../explain-inputs';
 
 export const spec: CommandSpec = {

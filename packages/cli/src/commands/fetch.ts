@@ -124,22 +124,26 @@ export const command: Command = {
 function makeClient(io: Io, baseUrl: string, token: string | undefined, values: Record<string, unknown>, quiet: boolean): NetpolicyClient {
   // Node's timers hold 32-bit milliseconds: a larger delay fires at once. Values over a
   // documented maximum are refused (exit 2), naming the limit.
-  const number = (name: string, text: string | undefined, min: number, max: number, unit: string): number | undefined => {
+  const number = (name: string, text: string | undefined, min: number, max: number, unit: string, whole = false): number | undefined => {
     if (text === undefined || text === '') return undefined;
-    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) < min) throw new UsageError(`${name} must be a number >= ${min}, got ${escapeControl(text.slice(0, 40))}`);
-    if (Number(text) > max) throw new UsageError(`${name} must be at most ${max}${unit}, got ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`);
+    const shown = escapeControl(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+    const form = whole ? /^\d+$/ : /^\d+(\.\d+)?$/;
+    if (!form.test(text) || Number(text) < min) {
+      throw new UsageError(`${name} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}${unit}${whole ? '' : ', such as 30 or 2.5'}, got ${shown}`);
+    }
+    if (Number(text) > max) throw new UsageError(`${name} must be at most ${max}${unit}, got ${shown}`);
     return Number(text);
   };
   const timeout = number('option --timeout', values.timeout as string | undefined, 0.001, MAX_TIMEOUT_MS / 1000, ' seconds (one day)');
-  const attempts = number('option --attempts', values.attempts as string | undefined, 1, MAX_ATTEMPTS, '');
+  const attempts = number('option --attempts', values.attempts as string | undefined, 1, MAX_ATTEMPTS, '', true);
   try {
     return new NetpolicyClient({
       baseUrl,
       token,
       timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-      maxAttempts: attempts === undefined ? undefined : Math.floor(attempts),
-      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0, MAX_TIMEOUT_MS, ' ms (one day)'),
-      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1, MAX_TIMEOUT_MS, ' ms (one day)'),
+      maxAttempts: attempts,
+      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0, MAX_TIMEOUT_MS, ' ms (one day)', true),
+      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1, MAX_TIMEOUT_MS, ' ms (one day)', true),
       sbomValidator: values['no-validate'] ? false : undefined,
       onRetry: quiet ? undefined : ({ attempt, delayMs, reason }) =>
         io.stderr.write(`netpolicy fetch: attempt ${attempt} failed (${escapeControl(reason)}); retrying in ${(delayMs / 1000).toFixed(1)} s\n`),

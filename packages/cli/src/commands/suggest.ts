@@ -5,7 +5,7 @@ import { EXIT, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { readDnsNames, readTraceFile } from '../explain-inputs';
 import { canReadTwice, checkOneStdin, reportSink } from '../report-output';
-import { escapeControl } from '../escape';
+import { clipped } from '../escape';
 
 export const spec: CommandSpec = {
   name: 'suggest',
@@ -56,7 +56,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const count = (ls: typeof left) => ls.reduce((n, l) => n + l.count, 0);
   const lines: string[] = [];
   const list = (ls: typeof left) => {
-    for (const l of ls.slice(0, 20)) lines.push(`  ${escapeControl(describeAccess(l.access))}${l.count > 1 ? `  ×${l.count}` : ''}`);
+    for (const l of ls.slice(0, 20)) lines.push(`  ${clipped(describeAccess(l.access))}${l.count > 1 ? `  ×${l.count}` : ''}`);
     if (ls.length > 20) lines.push(`  ... and ${ls.length - 20} more`);
   };
   if (denied.length) {
