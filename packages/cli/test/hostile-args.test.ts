@@ -102,6 +102,12 @@ describe('values a command cannot use: one line each', () => {
     await usageError(['fetch', 'trace', '--token=secret-value-123'], 'netpolicy fetch: tokens are not taken as a plain option (they would show in process lists and shell history); use NETPOLICY_TOKEN or --token-file FILE');
   });
 
+  it('fetch --attempts is a whole number; --timeout a number of seconds', async () => {
+    const fetch = ['fetch', 'trace', '--repo', 'acme/webapp', '--job-id', '1', '--base-url', 'http://127.0.0.1:9', '--quiet'];
+    await usageError([...fetch, '--attempts', '1.5'], 'netpolicy fetch: option --attempts must be a whole number from 1 to 100, got 1.5');
+    await usageError([...fetch, '--timeout', '.5'], 'netpolicy fetch: option --timeout must be a number from 0.001 to 86400 seconds (one day), such as 30 or 2.5, got .5');
+  });
+
   it('after `--`, `--help` is a file name, not a request for help', async () => {
     const r = await runProc(['check', '--', '--help']);
     expect(r.code).toBe(2);
