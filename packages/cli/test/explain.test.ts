@@ -161,7 +161,7 @@ describe('explain: a trace invalid partway', () => {
 });
 
 describe('explain: reading a trace file', () => {
-  it('decodes UTF-8 across 1 MiB blocks like readFileSync: characters cut by a block boundary kept, malformed bytes as U+FFFD', () => {
+  it('decodes UTF-8 across read blocks (64 KiB; 1 MiB is a boundary) like readFileSync: characters cut by a block boundary kept, malformed bytes as U+FFFD', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'netpolicy-explain-utf8-')), 'trace.json');
     const parts: Buffer[] = [Buffer.from('{"observations":[')];
     let size = parts[0].length;
@@ -183,6 +183,27 @@ describe('explain: reading a trace file', () => {
     expect(readFileSync(file)[1 << 20] & 0xc0).toBe(0x80);
     const expected = (JSON.parse(readFileSync(file, 'utf8')).observations as { url: string }[]).map((o) => `GET ${o.url}`);
     expect(expected.some((d) => d.includes('\ufffd'))).toBe(true);
+    const r = spawnSync(process.execPath, [bin, 'explain', '--format', 'json', '--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', file], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26, timeout: 30000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout).results as { destination: string }[]).map((x) => x.destination)).toEqual(expected);
+  });
+
+  it('a block that ends in the first byte of a character, followed by ASCII alone: the byte is U+FFFD, nothing lost', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'netpolicy-explain-utf8-')), 'trace.json');
+    const record = (i: number) => `{"protocol":"http","sequence":${i},"url":"https://h.example/${i}/${'c'.repeat(100)}","denied":true}`;
+    let head = '{"observations":[';
+    for (let i = 0; head.length < (1 << 20) - 400; i++) head += `${record(i)},`;
+    // The last record of the first block: its URL runs to the block's last byte, a lone 0xc3.
+    const open = `{"protocol":"http","sequence":-1,"url":"https://h.example/cut/`;
+    const fill = (1 << 20) - 1 - Buffer.byteLength(head) - open.length;
+    const first = Buffer.concat([Buffer.from(head + open + 'd'.repeat(fill)), Buffer.from([0xc3])]);
+    expect(first.length).toBe(1 << 20);
+    let rest = 'tail","denied":true}';
+    for (let i = 0; rest.length < 300000; i++) rest += `,${record(100000 + i)}`;
+    writeFileSync(file, Buffer.concat([first, Buffer.from(`${rest}]}`)]));
+    const expected = (JSON.parse(readFileSync(file, 'utf8')).observations as { url: string }[]).map((o) => `GET ${o.url}`);
+    expect(expected.filter((d) => d.includes('\ufffdtail'))).toHaveLength(1);
     const r = spawnSync(process.execPath, [bin, 'explain', '--format', 'json', '--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', file], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26, timeout: 30000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
