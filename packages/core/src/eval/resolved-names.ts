@@ -10,35 +10,16 @@ function isAddressText(text: string): boolean {
   return (c >= 48 && c <= 57 && text.charCodeAt(text.length - 1) >= 48 && text.charCodeAt(text.length - 1) <= 57) || text.includes(':');
 }
 
-/** Names an address has before its membership test uses a set (below, comparing is cheaper than hashing). */
-const LISTED = 16;
-
-interface Known { names: string[]; seen: Set<string> | undefined }
-
-/** Adds `name` to an address's names unless it is there; true when added. */
-function addName(known: Known, name: string): boolean {
-  if (known.seen !== undefined) {
-    if (known.seen.has(name)) return false;
-    known.seen.add(name);
-  } else {
-    if (known.names.includes(name)) return false;
-    if (known.names.length >= LISTED) known.seen = new Set([...known.names, name]);
-  }
-  known.names.push(name);
-  return true;
-}
-
 /**
- * IP address → names DNS answers resolved to it, in order of first appearance. The membership
- * test compares a name with the few an address has, and uses a set once it has more than 16
- * (comparing each new name with every known one cost more than the rest of a DNS observation;
- * hashing each answer's fresh name string was the largest cost of a DNS observation below that).
+ * IP address → names DNS answers resolved to it, in order of first appearance, with a set for
+ * the membership test (comparing each new name with every known one cost more than the rest of
+ * a DNS observation).
  */
 export class ResolvedNames {
-  private readonly byAddress = new Map<string, Known>();
+  private readonly byAddress = new Map<string, { names: string[]; seen: Set<string> }>();
 
   constructor(initial?: ReadonlyMap<string, readonly string[]>) {
-    for (const [address, names] of initial ?? []) this.byAddress.set(address, { names: names.slice(), seen: names.length > LISTED ? new Set(names) : undefined });
+    for (const [address, names] of initial ?? []) this.byAddress.set(address, { names: names.slice(), seen: new Set(names) });
   }
 
   namesOf(address: string): string[] | undefined {
@@ -57,10 +38,11 @@ export class ResolvedNames {
     for (const answer of answers) {
       if (!isAddressText(answer)) continue;
       let known = this.byAddress.get(answer);
-      if (!known) this.byAddress.set(answer, (known = { names: [], seen: undefined }));
-      let added = addName(known, query);
-      if (aliases) for (const n of aliases) if (addName(known, n)) added = true;
-      if (added) (gained ??= []).push(answer);
+      if (!known) this.byAddress.set(answer, (known = { names: [], seen: new Set() }));
+      const before = known.names.length;
+      if (!known.seen.has(query)) { known.seen.add(query); known.names.push(query); }
+      if (aliases) for (const n of aliases) if (!known.seen.has(n)) { known.seen.add(n); known.names.push(n); }
+      if (known.names.length > before) (gained ??= []).push(answer);
     }
     return gained ?? NONE;
   }
