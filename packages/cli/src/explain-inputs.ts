@@ -1,6 +1,6 @@
 /** Inputs shared by explain, suggest, test and diff: policies, traces and test files, with exit-2 errors. */
 import { createReadStream, statSync } from 'node:fs';
-import { LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
+import { isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
 import { EXIT, readTextFile, UsageError } from './io';
 import { readInput, shownName } from './report-output';
 
@@ -82,6 +82,6 @@ export function readJsonFile(file: string): unknown {
 export async function readDnsNames(file: string): Promise<Map<string, string[]> | undefined> {
   if (file === '-') return undefined;
   const names = new ResolvedNames();
-  await readTraceFile(file, (o) => { if (o.protocol === 'dns') names.learn(o as Parameters<ResolvedNames['learn']>[0]); });
+  await readTraceFile(file, (o) => { if (isKnownObservation(o) && o.protocol === 'dns') names.learn(o); });
   return names.toMap();
 }

@@ -12,10 +12,11 @@ import { enabledPresets } from '../policy/rules-read';
 import type { EnabledPreset } from '../policy/rules-read';
 import type { LintContext } from './types';
 import { AtomIndex } from './atom-index';
+import { KeyCounts, RuleKeys } from './coverage-keys';
 import type { TlsPiece } from './atom-index';
 import { atomsOfConnection, atomsOfSource, connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom, Coverer } from './rule-atoms';
-import { readOf, viewOf } from './walk';
+import { isObject, readOf, soleKey, viewOf } from './walk';
 import type { ConnectionEntry, SourceEntry } from './walk';
 import { jsonEquivalent, jsonHash } from '../json/canonical';
 import type { JsonObject } from './walk';
@@ -65,28 +66,87 @@ interface Entry { pointer: string; raw: JsonObject }
 export function analyseCoverage(context: LintContext): CoverageAnalysis {
   const cached = cache.get(context);
   if (cached) return cached;
+  const analysis = analyse(context, true);
+  cache.set(context, analysis);
+  return analysis;
+}
+
+/** The analysis with every rule read, indexed and looked up: the reference of the key filter (tests). */
+export function analyseCoverageInFull(context: LintContext): CoverageAnalysis {
+  return analyse(context, false);
+}
+
+/** Which entries take part (coverage-keys.ts), and the canonical JSON hash of each; sources first, then connections. */
+interface Participants { take: Uint8Array; hashes: Int32Array }
+
+function participants(sources: SourceEntry[], connections: ConnectionEntry[], presets: EnabledPreset[]): Participants {
+  const n = sources.length + connections.length;
+  const hashes = new Int32Array(n);
+  const indexed = new KeyCounts(n * 2), looked = new KeyCounts(n * 2), same = new KeyCounts(n);
+  const keys = new RuleKeys();
+  const keysOf = (e: number): RuleKeys => {
+    keys.reset();
+    if (e < sources.length) keys.source(sources[e].kind, sources[e].body);
+    else keys.connection(connections[e - sources.length].kind, connections[e - sources.length].body);
+    return keys;
+  };
+  // Presets index keys too (their atoms may cover any rule's).
+  for (const preset of presets) {
+    if (!preset.known) continue;
+    for (const s of preset.known.sources ?? []) {
+      const kind = soleKey(s as JsonObject);
+      if (kind !== undefined && isObject((s as JsonObject)[kind])) { keys.reset(); keys.source(kind, (s as JsonObject)[kind] as JsonObject); for (const k of keys.indexed) indexed.add(k); }
+    }
+    for (const c of preset.known.connections ?? []) {
+      const kind = soleKey(c as JsonObject);
+      if (kind !== undefined && isObject((c as JsonObject)[kind])) { keys.reset(); keys.connection(kind, (c as JsonObject)[kind] as JsonObject); for (const k of keys.indexed) indexed.add(k); }
+    }
+  }
+  for (let e = 0; e < n; e++) {
+    const hash = (hashes[e] = jsonHash(e < sources.length ? sources[e].raw : connections[e - sources.length].raw));
+    same.add(hash);
+    const k = keysOf(e);
+    for (let i = 0; i < k.indexed.length; i++) indexed.add(k.indexed[i]);
+    for (let i = 0; i < k.looked.length; i++) looked.add(k.looked[i]);
+  }
+  const take = new Uint8Array(n);
+  for (let e = 0; e < n; e++) {
+    const k = keysOf(e);
+    let yes = k.cidrs || same.count(hashes[e]) > 1;
+    // Counts include the rule's own keys: more than its own share means another rule (or a preset).
+    for (let i = 0; i < k.looked.length && !yes; i++) yes = indexed.count(k.looked[i]) > (k.indexed.includes(k.looked[i]) ? 1 : 0);
+    for (let i = 0; i < k.indexed.length && !yes; i++) yes = looked.count(k.indexed[i]) > (k.looked.includes(k.indexed[i]) ? 1 : 0);
+    if (yes) take[e] = 1;
+  }
+  return { take, hashes };
+}
+
+function analyse(context: LintContext, filter: boolean): CoverageAnalysis {
   const view = viewOf(context);
   const enabled = enabledPresets(view.root, context.catalog);
   const analysis: CoverageAnalysis = {
     duplicates: [], redundant: [], shadowed: [], presetsOmitted: view.root?.presets === undefined,
     presetIndexes: new Map(enabled.map((p) => [p.name, p.index])),
   };
-  cache.set(context, analysis);
+  const chosen = filter ? participants(view.sources, view.connections, enabled) : undefined;
   const presets = presetIndex(enabled);
   const policy = new AtomIndex();
   let order = 0;
+  let e = 0;
   // Only entries with one recognised kind whose value is an object take part (schema errors cover the rest).
   const groups: Array<[Array<SourceEntry | ConnectionEntry>, boolean]> = [[view.sources, true], [view.connections, false]];
   for (const [entries, isSource] of groups) {
     // Earlier distinct entries by hash (an array only once two share a hash): equal canonical JSON
     // (key order ignored) is a duplicate.
     const seen = new Map<number, Entry | Entry[]>();
-    for (const entry of entries) {
+    for (let i = 0; i < entries.length; i++, e++) {
+      if (chosen && chosen.take[e] === 0) continue;
+      const entry = entries[i];
       const { pointer, kind, raw } = entry;
-      const hash = jsonHash(raw);
+      const hash = chosen ? chosen.hashes[e] : jsonHash(raw);
       const bucket = seen.get(hash);
       const earlier = bucket === undefined ? undefined
-        : Array.isArray(bucket) ? bucket.find((e) => jsonEquivalent(e.raw, raw))
+        : Array.isArray(bucket) ? bucket.find((x) => jsonEquivalent(x.raw, raw))
         : jsonEquivalent(bucket.raw, raw) ? bucket : undefined;
       if (earlier !== undefined) {
         analysis.duplicates.push({ pointer, kind, earlier: earlier.pointer });

@@ -61,8 +61,8 @@ export function stringItems(value: unknown): Array<{ index: number; value: strin
 
 export interface SourceEntry {
   index: number;
-  /** `/sources/3` */
-  pointer: string;
+  /** `/sources/3` (built on each read: a policy of a million rules keeps no pointer text per rule). */
+  readonly pointer: string;
   kind: SourceKind;
   /** The object under the kind member (`{ urls: [...] }`). */
   body: JsonObject;
@@ -74,12 +74,28 @@ export interface SourceEntry {
 
 export interface ConnectionEntry {
   index: number;
-  pointer: string;
+  readonly pointer: string;
   kind: ConnectionKind;
   body: JsonObject;
   raw: JsonObject;
   /** Set by `readOf`. */
   read?: ConnectionRead;
+}
+
+/** An entry of `sources` or `connections`: one object of five fields per rule, its pointer made on demand. */
+class Entry<K, R> {
+  read: R | undefined = undefined;
+  constructor(
+    readonly source: boolean,
+    readonly index: number,
+    readonly kind: K,
+    readonly body: JsonObject,
+    readonly raw: JsonObject,
+  ) {}
+
+  get pointer(): string {
+    return `${this.source ? '/sources/' : '/connections/'}${this.index}`;
+  }
 }
 
 export interface PolicyView {
@@ -123,17 +139,16 @@ function walk(value: unknown): PolicyView {
   const sourceItems = Array.isArray(value.sources) ? value.sources : [];
   const connectionItems = Array.isArray(value.connections) ? value.connections : [];
   const sources: SourceEntry[] = [];
-  // No intermediate object per item, and `read` in the literal (set later by readOf: no shape change).
   for (let i = 0; i < sourceItems.length; i++) {
     const raw = sourceItems[i] as JsonObject;
     const kind = kindOf(raw, sourceKinds);
-    if (kind !== undefined) sources.push({ index: i, pointer: `/sources/${i}`, kind: kind as SourceKind, body: raw[kind] as JsonObject, raw, read: undefined });
+    if (kind !== undefined) sources.push(new Entry<SourceKind, SourceRead>(true, i, kind as SourceKind, raw[kind] as JsonObject, raw));
   }
   const connections: ConnectionEntry[] = [];
   for (let i = 0; i < connectionItems.length; i++) {
     const raw = connectionItems[i] as JsonObject;
     const kind = kindOf(raw, connectionKinds);
-    if (kind !== undefined) connections.push({ index: i, pointer: `/connections/${i}`, kind: kind as ConnectionKind, body: raw[kind] as JsonObject, raw, read: undefined });
+    if (kind !== undefined) connections.push(new Entry<ConnectionKind, ConnectionRead>(false, i, kind as ConnectionKind, raw[kind] as JsonObject, raw));
   }
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
@@ -175,7 +190,7 @@ export function readOf(entry: ConnectionEntry): ConnectionRead;
 export function readOf(entry: SourceEntry | ConnectionEntry): SourceRead | ConnectionRead {
   if (entry.read) return entry.read;
   // The walker only lists objects whose sole member is an object: the reader always answers.
-  return (entry.read = entry.pointer.startsWith('/sources/') ? readSource(entry.raw)! : readConnection(entry.raw)!);
+  return (entry.read = ((entry as { source?: boolean }).source ?? entry.pointer.startsWith('/sources/')) ? readSource(entry.raw)! : readConnection(entry.raw)!);
 }
 
 export interface CidrRef extends MemberRef {
