@@ -54,6 +54,14 @@ interface Entry {
 
 class Cancelled extends Error {}
 
+/** A workspace folder's settings: its project file under the editor settings. */
+interface Folder {
+  root: string;
+  service: ServiceSettings;
+  traces: string[];
+  catalogPath?: string;
+}
+
 /**
  * Positions from the TextDocument's own line offsets, which it updates incrementally with each
  * change: no new line index per version (~4 ms on a 2 MB policy).
@@ -82,10 +90,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const publishedNonEmpty = new Set<string>();
   let roots: string[] = [];
   let editorSettings: NetpolicySettings = {};
-  let project: { config: ProjectConfig; path: string } | undefined;
-  let service: ServiceSettings = { catalog: defaultPresetCatalog, severity: {} };
+  /** The project file of each workspace folder that has one (by folder path). */
+  const projects = new Map<string, { config: ProjectConfig; path: string }>();
+  /** The settings in force in each workspace folder (a document takes its folder's; one outside them all, the first's). */
+  let folders: Folder[] = [];
   let filePatterns: { root: string; globs: string[] }[] = [];
-  let traces: string[] = [];
   let generation = 0;
   let canPullConfiguration = false;
   /** The client said it answers workspace/configuration (else it is asked without waiting, and a null answer changes nothing). */
@@ -95,6 +104,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let client: ClientFeatures | undefined;
   /** After `shutdown`, every request but `exit` is an InvalidRequest (LSP). */
   let shutDown = false;
+  let canFollowFolders = false;
   let canRefreshLenses = false;
   let canWatchFiles = false;
   /** False until the first settings (editor and project file) are applied: no publish under defaults that are about to change. */
@@ -138,6 +148,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return false;
   }
 
+  /** The folder a document belongs to: the innermost workspace folder holding it, else the first. */
+  function folderOf(uri: string): Folder {
+    const path = host.uriToPath(uri);
+    let best: Folder | undefined;
+    if (path !== undefined) for (const f of folders) if (relativePath(f.root, path) !== undefined && (!best || f.root.length > best.root.length)) best = f;
+    return best ?? folders[0] ?? { root: '/', service: { catalog: defaultPresetCatalog, severity: {}, client }, traces: [] };
+  }
+
   function entryOf(uri: string): Entry {
     let e = entries.get(uri);
     if (!e) entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0, lastChange: 0 }));
@@ -163,7 +181,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (!doc) return [];
     const e = entryOf(uri);
     if (!e.core || e.generation !== generation) {
-      e.core = policyDiagnostics(doc, service);
+      e.core = policyDiagnostics(doc, folderOf(uri).service);
       e.generation = generation;
     }
     return e.core;
@@ -193,7 +211,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       notify(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
       if (diagnostics.length > 0) publishedNonEmpty.add(uri);
       else publishedNonEmpty.delete(uri);
-      if (traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
+      if (folderOf(uri).traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
     });
   }
 
@@ -227,7 +245,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const stale = () => e.traceRun !== run || documents.get(uri)?.version !== version || entries.get(uri) !== e;
     if (doc.syntaxFailed || coreDiagnostics(uri).some((d) => d.severity === 'error')) return;
     const usage = emptyUsage();
-    for (const t of traces) {
+    const folder = folderOf(uri);
+    for (const t of folder.traces) {
       let files: string[];
       try {
         files = await host.listTraceFiles(t);
@@ -239,7 +258,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         if (stale()) return;
         try {
           await explain(doc.value as Policy, host.readChunks(file), {
-            catalog: service.catalog, keep: false,
+            catalog: folder.service.catalog, keep: false,
             onResult: (r) => {
               if (stale()) throw new Cancelled();
               addResult(usage, file, r);
@@ -271,8 +290,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   }
 
+  /** Reads the project file of every workspace folder. */
   async function loadProjectConfig(): Promise<void> {
-    project = undefined;
+    projects.clear();
     if (!host.readFile) return;
     for (const root of roots) {
       const path = joinPath(root, PROJECT_CONFIG_FILE);
@@ -283,7 +303,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         continue;
       }
       const { config, diagnostics } = parseProjectConfig(text, path);
-      project = { config, path };
+      projects.set(root, { config, path });
       const errors = diagnostics.filter((d) => d.severity === 'error');
       if (errors.length > 0) {
         const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
@@ -291,7 +311,6 @@ export function startServer(connection: Connection, host: ServerHost): void {
         const at = doc.lineIndex.positionAt(first.offset);
         notify(connection.window.showErrorMessage(`netpolicy: ${path}:${at.line + 1}:${at.character + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}; those members are ignored.`));
       }
-      return;
     }
   }
 
@@ -320,40 +339,62 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   }
 
-  /** Editor settings override the project file, member by member (severity code by code). */
+  /** Editor settings override each folder's project file, member by member (severity code by code). */
   async function applySettings(): Promise<void> {
-    const root = roots[0] ?? '/';
-    const cfg = project?.config;
     const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length > 0) : undefined);
-    const editorCatalog = typeof editorSettings.presetCatalog === 'string' && editorSettings.presetCatalog ? joinPath(root, editorSettings.presetCatalog) : undefined;
-    const catalog = await readCatalog(editorCatalog ?? cfg?.presetCatalog);
-    const severity: SeverityOptions = { ...(cfg?.severity ?? {}) };
-    const editorSeverity = editorSettings.severity;
-    if (editorSeverity && typeof editorSeverity === 'object') {
-      for (const [code, level] of Object.entries(editorSeverity)) {
-        if ((SEVERITY_SETTINGS as readonly unknown[]).includes(level)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
-      }
-    }
     const editorPatterns = list(editorSettings.filePatterns);
-    filePatterns = [];
-    if (editorPatterns?.length) filePatterns.push({ root, globs: editorPatterns });
-    else if (cfg?.filePatterns?.length) filePatterns.push({ root: cfg.root, globs: cfg.filePatterns });
     const editorTraces = list(editorSettings.traces);
-    traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
-    service = { catalog, severity, client };
+    const editorSeverity = editorSettings.severity;
+    const catalogs = new Map<string | undefined, Promise<PresetCatalog>>();
+    const nextFolders: Folder[] = [];
+    const nextPatterns: { root: string; globs: string[] }[] = [];
+    // Without a workspace folder, the project file of the first folder (none) and paths from `/`.
+    for (const root of roots.length > 0 ? roots : ['/']) {
+      const cfg = projects.get(root)?.config;
+      const catalogPath = typeof editorSettings.presetCatalog === 'string' && editorSettings.presetCatalog ? joinPath(root, editorSettings.presetCatalog) : cfg?.presetCatalog;
+      if (!catalogs.has(catalogPath)) catalogs.set(catalogPath, readCatalog(catalogPath));
+      const catalog = await catalogs.get(catalogPath)!;
+      const severity: SeverityOptions = { ...(cfg?.severity ?? {}) };
+      if (editorSeverity && typeof editorSeverity === 'object') {
+        for (const [code, level] of Object.entries(editorSeverity)) {
+          if ((SEVERITY_SETTINGS as readonly unknown[]).includes(level)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
+        }
+      }
+      if (editorPatterns?.length) nextPatterns.push({ root, globs: editorPatterns });
+      else if (cfg?.filePatterns?.length) nextPatterns.push({ root: cfg.root, globs: cfg.filePatterns });
+      const traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
+      nextFolders.push({ root, service: { catalog, severity, client }, traces, catalogPath });
+    }
+    folders = nextFolders;
+    filePatterns = nextPatterns;
     generation++;
     for (const e of entries.values()) e.usageVersion = undefined;
     for (const td of documents.all()) schedule(td.uri, 0);
   }
 
+  /** Workspace folders added or removed: their project files are read, and every document re-checked. */
+  async function changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
+    const gone = new Set(removed.map((u) => host.uriToPath(u)));
+    const next = roots.filter((r) => !gone.has(r));
+    for (const u of added) {
+      const path = host.uriToPath(u);
+      if (path !== undefined && !next.includes(path)) next.push(path);
+    }
+    roots = next;
+    await loadProjectConfig();
+    await applySettings();
+  }
+
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
-    roots = folders.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
+    const folderUris = (Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : undefined)
+      ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
+    roots = folderUris.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
     const caps = params.capabilities ?? {};
     // Clients that do not advertise workspace/configuration often answer it all the same (Neovim 0.7
     // does, from its `settings`): pull unless the client says it cannot, and never wait long.
     canPullConfiguration = caps.workspace?.configuration !== false;
     configurationAdvertised = caps.workspace?.configuration === true;
+    canFollowFolders = caps.workspace?.workspaceFolders === true;
     canRegisterConfiguration = caps.workspace?.didChangeConfiguration?.dynamicRegistration === true;
     codeActionLiterals = caps.textDocument?.codeAction?.codeActionLiteralSupport !== undefined;
     const hoverFormats = caps.textDocument?.hover?.contentFormat;
@@ -363,7 +404,6 @@ export function startServer(connection: Connection, host: ServerHost): void {
       completionMarkdown: !Array.isArray(docFormats) || docFormats.includes('markdown'),
       hoverMarkdown: !Array.isArray(hoverFormats) || hoverFormats.includes('markdown'),
     };
-    service = { ...service, client };
     canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
     canWatchFiles = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const init = params.initializationOptions as { settings?: NetpolicySettings } | null | undefined;
@@ -383,6 +423,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
         documentRangeFormattingProvider: true,
         documentLinkProvider: { resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
+        // Folders added or removed later are followed (each folder has its own netpolicy.config.json).
+        ...(canFollowFolders ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
         // Positions are UTF-16 code units, the encoding every client must support (LSP 3.17).
         ...(caps.general?.positionEncodings ? { positionEncoding: 'utf-16' } : {}),
       },
@@ -391,6 +433,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   connection.onInitialized(async () => {
+    if (canFollowFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        void changeFolders((event?.added ?? []).map((f) => f?.uri).filter((u): u is string => typeof u === 'string'), (event?.removed ?? []).map((f) => f?.uri).filter((u): u is string => typeof u === 'string'))
+          .catch((err) => log(`workspace folders: ${err instanceof Error ? err.message : String(err)}`, true));
+      });
+    }
     // Only a client that supports dynamic registration is asked to register (Neovim warns otherwise).
     if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'netpolicy' }).catch(() => undefined);
     if (canWatchFiles) {
@@ -423,8 +471,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
       await applySettings();
       return;
     }
-    const touchesTraces = paths.some((p) => traces.some((t) => p === t || p.startsWith(`${t}/`)));
-    const touchesCatalog = paths.some((p) => p === project?.config.presetCatalog || (editorSettings.presetCatalog && p.endsWith(editorSettings.presetCatalog)));
+    const touchesTraces = paths.some((p) => folders.some((f) => f.traces.some((t) => p === t || p.startsWith(`${t}/`))));
+    const touchesCatalog = paths.some((p) => folders.some((f) => f.catalogPath === p));
     if (touchesCatalog) await applySettings();
     else if (touchesTraces) for (const td of documents.all()) { const e = entries.get(td.uri); if (e) e.usageVersion = undefined; if (isPolicyUri(td.uri)) scheduleTraces(td.uri); }
   });
@@ -467,8 +515,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     });
   }
 
-  connection.onCompletion((p, token) => withDoc('completion', p.textDocument.uri, token, null, (doc) => doComplete(doc, p.position, service)));
-  connection.onHover((p, token) => withDoc('hover', p.textDocument.uri, token, null, (doc) => doHover(doc, p.position, service)));
+  connection.onCompletion((p, token) => withDoc('completion', p.textDocument.uri, token, null, (doc) => doComplete(doc, p.position, folderOf(p.textDocument.uri).service)));
+  connection.onHover((p, token) => withDoc('hover', p.textDocument.uri, token, null, (doc) => doHover(doc, p.position, folderOf(p.textDocument.uri).service)));
   connection.onCodeAction((p, token) => withDoc<Array<CodeAction | Command>>('code actions', p.textDocument.uri, token, [], (doc) => {
     const uri = p.textDocument.uri;
     const current = coreDiagnostics(uri);

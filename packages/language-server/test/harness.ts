@@ -38,6 +38,8 @@ export interface ClientOptions {
   capabilities?: Record<string, unknown>;
   spawn?: boolean;
   initializationOptions?: unknown;
+  /** The workspace folders (default: one, at rootUri). */
+  workspaceFolders?: Array<{ uri: string; name: string }>;
   processId?: number | null;
   /** How the client treats workspace/configuration: answer with `settings` (default), or never answer. */
   configuration?: 'answer' | 'never';
@@ -111,7 +113,7 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
     processId: options.processId ?? null,
     rootUri: options.rootUri ?? null,
     ...(options.initializationOptions !== undefined ? { initializationOptions: options.initializationOptions } : {}),
-    workspaceFolders: options.rootUri ? [{ uri: options.rootUri, name: 'ws' }] : null,
+    workspaceFolders: options.workspaceFolders ?? (options.rootUri ? [{ uri: options.rootUri, name: 'ws' }] : null),
     capabilities: options.capabilities ?? { workspace: { configuration: true, codeLens: { refreshSupport: true }, didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true } } },
   });
   await connection.sendNotification('initialized', {});

@@ -252,3 +252,40 @@ describe('documents', () => {
     expect(await c.request('textDocument/formatting', { textDocument: { uri: fileUri(join(d, 'b.netpolicy.json')) }, options: { tabSize: 2, insertSpaces: true } })).toEqual([]);
   });
 });
+
+describe('workspace folders', () => {
+  const TEXT = '{"presets": [], "connections": [{"tcp": {"cidrs": ["0.0.0.0/1"]}}]}';
+  const levels = async (c: TestClient, uri: string, since = 0) => (await c.diagnostics(uri, 1, since)).diagnostics.map((x) => [x.code, x.severity]);
+
+  it('each folder has its own netpolicy.config.json; folders added later are followed', async () => {
+    const a = dir();
+    const b = dir();
+    const extra = dir();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    writeFileSync(join(b, 'netpolicy.config.json'), JSON.stringify({ filePatterns: ['policies/*.json'], severity: { 'broad-cidr': 'error' } }));
+    writeFileSync(join(extra, 'netpolicy.config.json'), JSON.stringify({ severity: { 'broad-cidr': 'hint' } }));
+    mkdirSync(join(b, 'policies'));
+    const two = await startClientWithFolders([a, b]);
+    expect(two.initializeResult.capabilities.workspace.workspaceFolders).toEqual({ supported: true, changeNotifications: true });
+    const inA = fileUri(join(a, 'ci.netpolicy.json'));
+    const inB = fileUri(join(b, 'policies', 'ci.json'));
+    await two.open(inA, TEXT, 1);
+    await two.open(inB, TEXT, 1);
+    expect(await levels(two, inA)).toEqual([['broad-cidr', 2]]);
+    expect(await levels(two, inB)).toEqual([['broad-cidr', 1]]);
+    const inExtra = fileUri(join(extra, 'ci.netpolicy.json'));
+    await two.open(inExtra, TEXT, 1);
+    expect(await levels(two, inExtra)).toEqual([['broad-cidr', 2]]);
+    const since = two.published.length;
+    await two.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: fileUri(extra), name: 'extra' }], removed: [{ uri: fileUri(b), name: 'b' }] } });
+    expect(await levels(two, inExtra, since)).toEqual([['broad-cidr', 4]]);
+    // b's patterns are gone with it: policies/ci.json is no longer a policy file, and its diagnostics are cleared.
+    await expect.poll(() => two.published.filter((p) => p.uri === inB).at(-1)!.diagnostics).toEqual([]);
+  });
+});
+
+async function startClientWithFolders(roots: string[]): Promise<TestClient> {
+  const c = await startClient({ capabilities: { workspace: { workspaceFolders: true, configuration: true } }, workspaceFolders: roots.map((r, i) => ({ uri: fileUri(r), name: `f${i}` })) });
+  clients.push(c);
+  return c;
+}
