@@ -461,6 +461,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const pushed = (change?.settings as { netpolicy?: NetpolicySettings } | undefined)?.netpolicy;
     if (pushed && typeof pushed === 'object') editorSettings = pushed;
     else await pullEditorSettings();
+    // Without file watching (no dynamic registration), a settings change is when the project file is read again.
+    if (!canWatchFiles) await loadProjectConfig();
     await applySettings();
   });
 

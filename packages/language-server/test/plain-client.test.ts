@@ -284,8 +284,34 @@ describe('workspace folders', () => {
   });
 });
 
+describe('without file watching', () => {
+  it('netpolicy.config.json is read again on didChangeConfiguration', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const d = dir();
+    writeFileSync(join(d, 'netpolicy.config.json'), JSON.stringify({ severity: { 'broad-cidr': 'error' } }));
+    const c = await client({ rootUri: fileUri(d), capabilities: {} });
+    const uri = fileUri(join(d, 'ci.netpolicy.json'));
+    await c.open(uri, '{"presets": [], "connections": [{"tcp": {"cidrs": ["0.0.0.0/1"]}}]}', 1);
+    expect((await c.diagnostics(uri, 1)).diagnostics.map((x) => x.severity)).toEqual([1]);
+    writeFileSync(join(d, 'netpolicy.config.json'), JSON.stringify({ severity: { 'broad-cidr': 'hint' } }));
+    const since = c.published.length;
+    await c.notify('workspace/didChangeConfiguration', { settings: {} });
+    expect((await c.diagnostics(uri, 1, since)).diagnostics.map((x) => x.severity)).toEqual([4]);
+  });
+});
+
 async function startClientWithFolders(roots: string[]): Promise<TestClient> {
   const c = await startClient({ capabilities: { workspace: { workspaceFolders: true, configuration: true } }, workspaceFolders: roots.map((r, i) => ({ uri: fileUri(r), name: `f${i}` })) });
   clients.push(c);
   return c;
 }
+
+describe('docs', () => {
+  it('docs/editor.md names the command code actions become, and the test of each case', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { APPLY_EDIT_COMMAND } = await import('../src/server');
+    const page = readFileSync(new URL('../../../docs/editor.md', import.meta.url), 'utf8');
+    expect(page).toContain(`\`${APPLY_EDIT_COMMAND}\``);
+    expect(page).toContain('packages/language-server/test/plain-client.test.ts');
+  });
+});
