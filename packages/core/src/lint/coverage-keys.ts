@@ -27,19 +27,28 @@ import { isObject } from './walk';
 
 const URL_KINDS = new Set<string>([...HTTP_SOURCE_KINDS, 'apt', 'oci']);
 
-/** FNV-1a of `*` (when `star`) followed by `text` from `from`, ASCII case-folded (callers fold other text first). */
-function hostHash(text: string, from: number, star: boolean): number {
-  let h = 0x811c9dc5 | 0;
-  if (star) h = Math.imul(h ^ 42, 0x01000193);
-  for (let i = from; i < text.length; i++) {
+const HASH_BASE = 0x9e3779b1;
+
+/**
+ * The hash of host text `text[from..]`, read right to left (ASCII case-folded; callers fold other
+ * text first), so that one pass gives the hash of every suffix: `starred` then gives the key of a
+ * parent wildcard `*` + suffix without building it. Keys are the mixed values (`key`).
+ */
+function suffixHash(text: string, from: number, to: number, h: number): number {
+  for (let i = to - 1; i >= from; i--) {
     let c = text.charCodeAt(i);
     if (c >= 65 && c <= 90) c += 32;
-    h = Math.imul(h ^ c, 0x01000193);
+    h = (Math.imul(h, HASH_BASE) + c) | 0;
   }
   return h;
 }
+const starred = (suffix: number): number => (Math.imul(suffix, HASH_BASE) + 42) | 0;
+const key = (h: number): number => mix(h) | 0;
 
-/** Text beyond ASCII (hostHash folds ASCII only; readers lower-case such text in different ways). */
+/** A rule with more keys than this takes part without its lookups being listed (their count is not bounded). */
+const MAX_KEYS = 256;
+
+/** Text beyond ASCII (suffixHash folds ASCII only; readers lower-case such text in different ways). */
 function beyondAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return true;
   return false;
@@ -77,10 +86,15 @@ export class KeyCounts {
   }
 }
 
-/** The key hashes one rule indexes and looks up (each list without repeats), and whether it has CIDRs. */
+/**
+ * The key hashes one rule indexes and looks up (without repeats while short), or `forced` when the
+ * rule has so many (thousands of names, a name of thousands of labels) that it simply takes part:
+ * its indexed keys are still all listed, for the rules that look them up.
+ */
 export class RuleKeys {
   readonly indexed: number[] = [];
   readonly looked: number[] = [];
+  forced = false;
 
   /** `lengths`: the prefix lengths CIDRs of the policy and presets have (looked up as the index does). */
   constructor(private readonly lengths: CidrLengths | undefined) {}
@@ -88,11 +102,18 @@ export class RuleKeys {
   reset(): void {
     this.indexed.length = 0;
     this.looked.length = 0;
+    this.forced = false;
   }
 
-  private static push(list: number[], key: number): void {
-    for (let i = 0; i < list.length; i++) if (list[i] === key) return;
-    list.push(key);
+  private static push(list: number[], k: number): void {
+    if (list.length < 64) for (let i = 0; i < list.length; i++) if (list[i] === k) return;
+    list.push(k);
+  }
+
+  private look(k: number): void {
+    if (this.forced) return;
+    if (this.looked.length >= MAX_KEYS) { this.forced = true; this.looked.length = 0; return; }
+    RuleKeys.push(this.looked, k);
   }
 
   /** A URL host: indexed and looked up as itself. */
@@ -100,9 +121,9 @@ export class RuleKeys {
     if (typeof text !== 'string') return;
     const host = parseUrl(text)?.host;
     if (host === undefined) return;
-    const key = hostHash(host, 0, false);
-    RuleKeys.push(this.indexed, key);
-    RuleKeys.push(this.looked, key);
+    const k = key(suffixHash(host, 0, host.length, 0));
+    RuleKeys.push(this.indexed, k);
+    this.look(k);
   }
 
   /**
@@ -117,12 +138,17 @@ export class RuleKeys {
   }
 
   private host(host: string): void {
-    const key = hostHash(host, 0, false);
-    RuleKeys.push(this.indexed, key);
-    RuleKeys.push(this.looked, key);
-    for (let dot = host.indexOf('.', host.startsWith('*.') ? 2 : 0); dot >= 0; dot = host.indexOf('.', dot + 1)) {
-      RuleKeys.push(this.looked, hostHash(host, dot, true));
+    // One pass from the right: the hash of each suffix from a dot on, then of the whole text.
+    const first = host.startsWith('*.') ? 2 : 0;
+    let h = 0, end = host.length;
+    for (let dot = host.lastIndexOf('.'); dot >= first; dot = dot > 0 ? host.lastIndexOf('.', dot - 1) : -1) {
+      h = suffixHash(host, dot, end, h);
+      end = dot;
+      this.look(key(starred(h)));
     }
+    const whole = key(suffixHash(host, 0, end, h));
+    RuleKeys.push(this.indexed, whole);
+    this.look(whole);
   }
 
   /** The keys of a source (a superset of those of its atoms: every URL and ssh host it names). */
@@ -150,8 +176,8 @@ export class RuleKeys {
       const cidr = typeof cidrs[i] === 'string' ? parseCidr(cidrs[i]) : undefined;
       if (cidr === undefined) continue;
       RuleKeys.push(this.indexed, networkHash(cidr, cidr.prefix));
-      if (this.lengths === undefined) continue;
-      for (const length of this.lengths[cidr.version]) if (length <= cidr.prefix) RuleKeys.push(this.looked, networkHash(cidr, length));
+      if (this.lengths === undefined || this.forced) continue;
+      for (const length of this.lengths[cidr.version]) if (length <= cidr.prefix) this.look(networkHash(cidr, length));
     }
   }
 }

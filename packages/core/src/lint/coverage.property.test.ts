@@ -255,6 +255,18 @@ describe('the key filter of coverage (coverage-keys.ts) sets aside only rules wi
     expect(withFindings).toBeGreaterThan(500);
   });
 
+  it('with a rule of too many keys to list (every rule then takes part), and names of many labels', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `h${i}.a.example`);
+    const deep = `${'x.'.repeat(200)}a.example`;
+    fc.assert(fc.property(policy, fc.nat(3), (p, where) => {
+      const big = { tls: { serverNamePatterns: where % 2 === 0 ? many : [deep, '*.a.example'], ports: [443] } };
+      const connections = [...(p.connections ?? [])];
+      connections.splice(Math.min(where, connections.length), 0, big as never);
+      const value = { ...p, connections: [...connections, { tls: { serverNamePatterns: ['h7.a.example', deep], ports: [443] } }] };
+      expect(analyseCoverage({ value, catalog: defaultPresetCatalog })).toEqual(analyseCoverageInFull({ value, catalog: defaultPresetCatalog }));
+    }), { numRuns: 300 });
+  });
+
   it('on host names beyond ASCII and in mixed case, which readers lower-case in different ways', () => {
     const name = fc.constantFrom('A.example', 'a.example', '\u212Aa.example', 'ka.example', 'KA.EXAMPLE', '*.EXAMPLE', 'É.example', 'é.example');
     const rule = fc.oneof(
