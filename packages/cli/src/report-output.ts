@@ -3,9 +3,9 @@
  * argument that may be `-` (stdin, read once), atomic file writes and the unified diffs that
  * `check --fix` and `explain --apply` print.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import { decodeText, OutputFile, readFailure, readTextFile, UsageError, writeOutput, type Io } from './io';
+import { decodeText, OutputFile, readBounded, readTextFile, UsageError, writeOutput, type Io } from './io';
 
 /** The name a file argument is shown by (`-` is standard input). */
 export function shownName(path: string): string {
@@ -19,13 +19,7 @@ export function readInput(path: string): string {
   if (path !== '-') return readTextFile(path);
   if (stdinRead) throw new UsageError('standard input (`-`) can be read only once per command');
   stdinRead = true;
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(0);
-  } catch (error) {
-    throw new UsageError(`cannot read standard input: ${readFailure(error)}`);
-  }
-  return decodeText(bytes, 'standard input');
+  return decodeText(readBounded(0, 'standard input'), 'standard input');
 }
 
 /**

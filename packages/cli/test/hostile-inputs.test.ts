@@ -4,7 +4,7 @@
  * with bytes that are not UTF-8.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,5 +181,19 @@ describe('a huge string from a policy, trace or test file is one short line of a
     const check = await runProc(['check', '--strict', out]);
     expect(check.stdout).not.toContain('unmatchable-host-pattern');
     expect(check.code).toBe(0);
+  });
+});
+
+describe.skipIf(!existsSync('/dev/zero'))('an endless input is refused at a bound, not read until memory runs out', () => {
+  it('check /dev/zero: one line, exit 2 (before: abort after 3 GB, exit 134)', async () => {
+    const r = await runProc(['check', '/dev/zero'], { timeoutMs: 60_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('netpolicy check: cannot read /dev/zero: larger than 512 MiB, the most it may hold (an endless device?)\n');
+  });
+
+  it('fetch --token-file /dev/zero: refused at 64 KiB, before any request', async () => {
+    const r = await runProc(['fetch', 'trace', '--repo', 'acme/webapp', '--job-id', '1', '--base-url', 'http://127.0.0.1:9', '--token-file', '/dev/zero']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('netpolicy fetch: cannot read /dev/zero: larger than 64 KiB, the most it may hold (an endless device?)\n');
   });
 });

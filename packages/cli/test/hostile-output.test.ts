@@ -145,3 +145,31 @@ describe('a write that cannot happen is the same one line for every command', ()
     });
   }
 });
+
+describe('init in hostile folders', () => {
+  it('a file, not a folder: one line saying so', async () => {
+    const r = await runProc(['init', POLICY]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`netpolicy init: cannot write into ${POLICY}: not a folder\n`);
+  });
+
+  it('a dangling link where the policy goes: not followed, nothing written', async () => {
+    const folder = mkdtempSync(join(dir, 'init-link-'));
+    symlinkSync(join(dir, 'elsewhere.jsonc'), join(folder, 'policy.netpolicy.jsonc'));
+    const r = await runProc(['init'], { cwd: folder });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('netpolicy init: cannot write into .: a file of that name appeared meanwhile (or is a dangling link); nothing written\n');
+    expect(lstatSync(join(folder, 'policy.netpolicy.jsonc')).isSymbolicLink()).toBe(true);
+    expect(() => statSync(join(dir, 'elsewhere.jsonc'))).toThrow();
+    expect(() => statSync(join(folder, 'policy.tests.json'))).toThrow();
+  });
+
+  it('a folder whose name holds control characters is echoed escaped', async () => {
+    const name = 'evil\u001b]0;pwned\u0007\rdir';
+    mkdirSync(join(dir, name));
+    const r = await runProc(['init', name], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(r.stdout).toContain('evil\\u001b]0;pwned\\u0007\\rdir');
+  });
+});

@@ -84,7 +84,7 @@ export const command: Command = {
     if (!baseUrl) throw new UsageError('no service base URL: pass --base-url URL or set NETPOLICY_BASE_URL');
     let token: string | undefined;
     if (values['token-file'] !== undefined) {
-      token = readTextFile(resolve(io.cwd, values['token-file'])).trim();
+      token = readTextFile(resolve(io.cwd, values['token-file']), 64 * 1024).trim(); // a token, not a file of any size
       if (token === '') throw new UsageError(`token file ${values['token-file']} is empty`);
     } else if (io.env.NETPOLICY_TOKEN) {
       token = io.env.NETPOLICY_TOKEN.trim();

@@ -102,6 +102,11 @@ function splitTarget(target: string): { path: string; query: URLSearchParams } {
 }
 
 async function handle(store: Store, req: IncomingMessage): Promise<{ status: number; type: string; body: string }> {
+  // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400. Node would answer it itself with an
+  // empty body (requireHostHeader); here it is a problem document like every other error.
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    throw problem(400, 'about:blank', 'Bad Request', 'An HTTP/1.1 request needs a Host header (RFC 9112 3.2).');
+  }
   const { path, query } = splitTarget(req.url ?? '/');
   const operation = Object.hasOwn(OPERATIONS, path) ? OPERATIONS[path] : undefined;
   if (!operation) throw problem(404, 'about:blank', 'Not Found', `No operation at ${JSON.stringify(path.slice(0, 200))}; the operations are ${Object.keys(OPERATIONS).join(', ')}.`);
@@ -249,7 +254,7 @@ function answerRaw(socket: Socket, status: number, detail: string, headers: Reco
 
 /** Starts listening; resolves once the port is bound. */
 export function startService(options: ServeOptions): Promise<RunningService> {
-  const server = createServer(createHandler(options));
+  const server = createServer({ requireHostHeader: false }, createHandler(options));
   answerClientErrors(server, options.log);
   server.keepAliveTimeout = 1000;
   return new Promise((resolve, reject) => {
