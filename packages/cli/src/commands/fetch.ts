@@ -90,19 +90,23 @@ export const command: Command = {
       token = io.env.NETPOLICY_TOKEN.trim();
     }
     const quiet = values.quiet === true;
-    if (token === undefined && !quiet) io.stderr.write('netpolicy fetch: no token (set NETPOLICY_TOKEN or pass --token-file); the service will likely refuse the request\n');
 
+    if (what === 'artifact') {
+      if (values.kind === undefined) throw new UsageError('missing option --kind oci_manifest|oci_index|ci_cache');
+      if (values.digest === undefined) throw new UsageError('missing option --digest ALG:HEX');
+    } else {
+      if (values.repo === undefined) throw new UsageError('missing option --repo OWNER/REPO');
+      if (values['job-id'] === undefined) throw new UsageError('missing option --job-id N');
+    }
     const client = makeClient(io, baseUrl, token, values, quiet);
+    // Once every option is known to be usable: a usage error is then the only line.
+    if (token === undefined && !quiet) io.stderr.write('netpolicy fetch: no token (set NETPOLICY_TOKEN or pass --token-file); the service will likely refuse the request\n');
     let result: ApiResult<unknown>;
     try {
       if (what === 'artifact') {
-        if (values.kind === undefined) throw new UsageError('missing option --kind oci_manifest|oci_index|ci_cache');
-        if (values.digest === undefined) throw new UsageError('missing option --digest ALG:HEX');
-        result = await client.findArtifact({ kind: values.kind as ArtifactKind, ...parseDigest(values.digest), repository: values.repository });
+        result = await client.findArtifact({ kind: values.kind as ArtifactKind, ...parseDigest(values.digest!), repository: values.repository });
       } else {
-        if (values.repo === undefined) throw new UsageError('missing option --repo OWNER/REPO');
-        if (values['job-id'] === undefined) throw new UsageError('missing option --job-id N');
-        const selector = { provider: values.provider, repo: values.repo, jobId: values['job-id'] };
+        const selector = { provider: values.provider, repo: values.repo!, jobId: values['job-id']! }; // checked above
         const progress = progressReporter(io, quiet);
         try {
           result = what === 'sbom' ? await client.getSbom(selector, { onProgress: progress.update }) : await client.getNetworkTrace(selector, { onProgress: progress.update });
