@@ -12,11 +12,12 @@ import {
 import {
   FIX_ALL_KIND, addResult, doComplete, doHover, emptyUsage, findDocumentLinks, findDocumentSymbols, format, getCodeActions,
   getFoldingRanges, getSelectionRanges, policyDiagnostics, toLspDiagnostic, traceCodeLenses, unusedRuleHints,
-  type ServiceSettings, type TraceUsage,
+  type ClientFeatures, type ServiceSettings, type TraceUsage,
 } from '@netpolicy/language-service';
 import {
-  CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, TextDocumentSyncKind, TextDocuments,
-  type CancellationToken, type Connection, type Diagnostic as LspDiagnostic, type InitializeParams, type InitializeResult,
+  CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, ErrorCodes, LSPErrorCodes, ResponseError, TextDocumentSyncKind, TextDocuments,
+  type CancellationToken, type CodeAction, type Command, type Connection, type Diagnostic as LspDiagnostic, type InitializeParams, type InitializeResult,
+  type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { joinPath, relativePath, type ServerHost } from './host';
@@ -26,6 +27,11 @@ import { DenialsRequestMethod, type DenialsParams, type DenialsResult, type Netp
 export const DEBOUNCE_MS = 30;
 /** How long to wait for the client's answer to workspace/configuration. */
 const CONFIGURATION_TIMEOUT_MS = 2000;
+/**
+ * The command a code action becomes for a client without `codeActionLiteralSupport`: its
+ * arguments are the document's URI, the version the edit was computed for, and the WorkspaceEdit.
+ */
+export const APPLY_EDIT_COMMAND = 'netpolicy.server.applyEdit';
 /** Quiet time after an edit before re-evaluating traces (heavier, less urgent). */
 export const TRACE_DEBOUNCE_MS = 500;
 
@@ -47,6 +53,14 @@ interface Entry {
 }
 
 class Cancelled extends Error {}
+
+/** A workspace folder's settings: its project file under the editor settings. */
+interface Folder {
+  root: string;
+  service: ServiceSettings;
+  traces: string[];
+  catalogPath?: string;
+}
 
 /**
  * Positions from the TextDocument's own line offsets, which it updates incrementally with each
@@ -76,12 +90,21 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const publishedNonEmpty = new Set<string>();
   let roots: string[] = [];
   let editorSettings: NetpolicySettings = {};
-  let project: { config: ProjectConfig; path: string } | undefined;
-  let service: ServiceSettings = { catalog: defaultPresetCatalog, severity: {} };
+  /** The project file of each workspace folder that has one (by folder path). */
+  const projects = new Map<string, { config: ProjectConfig; path: string }>();
+  /** The settings in force in each workspace folder (a document takes its folder's; one outside them all, the first's). */
+  let folders: Folder[] = [];
   let filePatterns: { root: string; globs: string[] }[] = [];
-  let traces: string[] = [];
   let generation = 0;
   let canPullConfiguration = false;
+  /** The client said it answers workspace/configuration (else it is asked without waiting, and a null answer changes nothing). */
+  let configurationAdvertised = false;
+  let canRegisterConfiguration = false;
+  let codeActionLiterals = true;
+  let client: ClientFeatures | undefined;
+  /** After `shutdown`, every request but `exit` is an InvalidRequest (LSP). */
+  let shutDown = false;
+  let canFollowFolders = false;
   let canRefreshLenses = false;
   let canWatchFiles = false;
   /** False until the first settings (editor and project file) are applied: no publish under defaults that are about to change. */
@@ -125,6 +148,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return false;
   }
 
+  /** The folder a document belongs to: the innermost workspace folder holding it, else the first. */
+  function folderOf(uri: string): Folder {
+    const path = host.uriToPath(uri);
+    let best: Folder | undefined;
+    if (path !== undefined) for (const f of folders) if (relativePath(f.root, path) !== undefined && (!best || f.root.length > best.root.length)) best = f;
+    return best ?? folders[0] ?? { root: '/', service: { catalog: defaultPresetCatalog, severity: {}, client }, traces: [] };
+  }
+
   function entryOf(uri: string): Entry {
     let e = entries.get(uri);
     if (!e) entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0, lastChange: 0 }));
@@ -150,7 +181,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (!doc) return [];
     const e = entryOf(uri);
     if (!e.core || e.generation !== generation) {
-      e.core = policyDiagnostics(doc, service);
+      e.core = policyDiagnostics(doc, folderOf(uri).service);
       e.generation = generation;
     }
     return e.core;
@@ -180,7 +211,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       notify(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
       if (diagnostics.length > 0) publishedNonEmpty.add(uri);
       else publishedNonEmpty.delete(uri);
-      if (traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
+      if (folderOf(uri).traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
     });
   }
 
@@ -214,7 +245,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const stale = () => e.traceRun !== run || documents.get(uri)?.version !== version || entries.get(uri) !== e;
     if (doc.syntaxFailed || coreDiagnostics(uri).some((d) => d.severity === 'error')) return;
     const usage = emptyUsage();
-    for (const t of traces) {
+    const folder = folderOf(uri);
+    for (const t of folder.traces) {
       let files: string[];
       try {
         files = await host.listTraceFiles(t);
@@ -226,7 +258,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         if (stale()) return;
         try {
           await explain(doc.value as Policy, host.readChunks(file), {
-            catalog: service.catalog, keep: false,
+            catalog: folder.service.catalog, keep: false,
             onResult: (r) => {
               if (stale()) throw new Cancelled();
               addResult(usage, file, r);
@@ -258,8 +290,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   }
 
+  /** Reads the project file of every workspace folder. */
   async function loadProjectConfig(): Promise<void> {
-    project = undefined;
+    projects.clear();
     if (!host.readFile) return;
     for (const root of roots) {
       const path = joinPath(root, PROJECT_CONFIG_FILE);
@@ -270,7 +303,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         continue;
       }
       const { config, diagnostics } = parseProjectConfig(text, path);
-      project = { config, path };
+      projects.set(root, { config, path });
       const errors = diagnostics.filter((d) => d.severity === 'error');
       if (errors.length > 0) {
         const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
@@ -278,67 +311,111 @@ export function startServer(connection: Connection, host: ServerHost): void {
         const at = doc.lineIndex.positionAt(first.offset);
         notify(connection.window.showErrorMessage(`netpolicy: ${path}:${at.line + 1}:${at.character + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}; those members are ignored.`));
       }
-      return;
     }
   }
 
-  async function pullEditorSettings(): Promise<void> {
-    if (!canPullConfiguration) return;
+  /** Asks the client for the `netpolicy` section; true when the editor settings changed. */
+  async function pullEditorSettings(): Promise<boolean> {
+    if (!canPullConfiguration || shutDown) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const value = await Promise.race([
         connection.workspace.getConfiguration({ section: 'netpolicy' }),
-        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CONFIGURATION_TIMEOUT_MS)),
+        new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), CONFIGURATION_TIMEOUT_MS); }),
       ]);
-      if (value === undefined) return;
-      editorSettings = value && typeof value === 'object' ? (value as NetpolicySettings) : {};
+      if (value === undefined) return false;
+      // A client that never said it answers (Neovim 0.7 does, from its `settings`) may answer null
+      // for "I have none": that keeps what initializationOptions or a push gave.
+      if ((value === null || typeof value !== 'object') && !configurationAdvertised) return false;
+      const next = value && typeof value === 'object' ? (value as NetpolicySettings) : {};
+      const changed = JSON.stringify(next) !== JSON.stringify(editorSettings);
+      editorSettings = next;
+      return changed;
     } catch (err) {
-      log(`workspace/configuration failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (configurationAdvertised) log(`workspace/configuration failed: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    } finally {
+      if (timer) clearTimeout(timer);
     }
   }
 
-  /** Editor settings override the project file, member by member (severity code by code). */
+  /** Editor settings override each folder's project file, member by member (severity code by code). */
   async function applySettings(): Promise<void> {
-    const root = roots[0] ?? '/';
-    const cfg = project?.config;
     const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length > 0) : undefined);
-    const editorCatalog = typeof editorSettings.presetCatalog === 'string' && editorSettings.presetCatalog ? joinPath(root, editorSettings.presetCatalog) : undefined;
-    const catalog = await readCatalog(editorCatalog ?? cfg?.presetCatalog);
-    const severity: SeverityOptions = { ...(cfg?.severity ?? {}) };
-    const editorSeverity = editorSettings.severity;
-    if (editorSeverity && typeof editorSeverity === 'object') {
-      for (const [code, level] of Object.entries(editorSeverity)) {
-        if ((SEVERITY_SETTINGS as readonly unknown[]).includes(level)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
-      }
-    }
     const editorPatterns = list(editorSettings.filePatterns);
-    filePatterns = [];
-    if (editorPatterns?.length) filePatterns.push({ root, globs: editorPatterns });
-    else if (cfg?.filePatterns?.length) filePatterns.push({ root: cfg.root, globs: cfg.filePatterns });
     const editorTraces = list(editorSettings.traces);
-    traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
-    service = { catalog, severity };
+    const editorSeverity = editorSettings.severity;
+    const catalogs = new Map<string | undefined, Promise<PresetCatalog>>();
+    const nextFolders: Folder[] = [];
+    const nextPatterns: { root: string; globs: string[] }[] = [];
+    // Without a workspace folder, the project file of the first folder (none) and paths from `/`.
+    for (const root of roots.length > 0 ? roots : ['/']) {
+      const cfg = projects.get(root)?.config;
+      const catalogPath = typeof editorSettings.presetCatalog === 'string' && editorSettings.presetCatalog ? joinPath(root, editorSettings.presetCatalog) : cfg?.presetCatalog;
+      if (!catalogs.has(catalogPath)) catalogs.set(catalogPath, readCatalog(catalogPath));
+      const catalog = await catalogs.get(catalogPath)!;
+      const severity: SeverityOptions = { ...(cfg?.severity ?? {}) };
+      if (editorSeverity && typeof editorSeverity === 'object') {
+        for (const [code, level] of Object.entries(editorSeverity)) {
+          if ((SEVERITY_SETTINGS as readonly unknown[]).includes(level)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
+        }
+      }
+      if (editorPatterns?.length) nextPatterns.push({ root, globs: editorPatterns });
+      else if (cfg?.filePatterns?.length) nextPatterns.push({ root: cfg.root, globs: cfg.filePatterns });
+      const traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
+      nextFolders.push({ root, service: { catalog, severity, client }, traces, catalogPath });
+    }
+    folders = nextFolders;
+    filePatterns = nextPatterns;
     generation++;
     for (const e of entries.values()) e.usageVersion = undefined;
     for (const td of documents.all()) schedule(td.uri, 0);
   }
 
+  /** Workspace folders added or removed: their project files are read, and every document re-checked. */
+  async function changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
+    const gone = new Set(removed.map((u) => host.uriToPath(u)));
+    const next = roots.filter((r) => !gone.has(r));
+    for (const u of added) {
+      const path = host.uriToPath(u);
+      if (path !== undefined && !next.includes(path)) next.push(path);
+    }
+    roots = next;
+    await loadProjectConfig();
+    await applySettings();
+  }
+
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
-    roots = folders.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
+    const folderUris = (Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : undefined)
+      ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
+    roots = folderUris.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
     const caps = params.capabilities ?? {};
     // Clients that do not advertise workspace/configuration often answer it all the same (Neovim 0.7
     // does, from its `settings`): pull unless the client says it cannot, and never wait long.
     canPullConfiguration = caps.workspace?.configuration !== false;
+    configurationAdvertised = caps.workspace?.configuration === true;
+    canFollowFolders = caps.workspace?.workspaceFolders === true;
+    canRegisterConfiguration = caps.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    codeActionLiterals = caps.textDocument?.codeAction?.codeActionLiteralSupport !== undefined;
+    const hoverFormats = caps.textDocument?.hover?.contentFormat;
+    const docFormats = caps.textDocument?.completion?.completionItem?.documentationFormat;
+    client = {
+      snippets: caps.textDocument?.completion?.completionItem?.snippetSupport === true,
+      completionMarkdown: !Array.isArray(docFormats) || docFormats.includes('markdown'),
+      hoverMarkdown: !Array.isArray(hoverFormats) || hoverFormats.includes('markdown'),
+    };
     canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
     canWatchFiles = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    const init = params.initializationOptions as { settings?: NetpolicySettings } | undefined;
-    if (init?.settings && typeof init.settings === 'object') editorSettings = init.settings;
+    const init = params.initializationOptions as { settings?: NetpolicySettings } | null | undefined;
+    if (init && typeof init === 'object' && init.settings && typeof init.settings === 'object' && !Array.isArray(init.settings)) editorSettings = init.settings;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         completionProvider: { triggerCharacters: ['"', ':', '['] },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+        // Code actions as commands for a client that cannot take CodeAction literals.
+        ...(codeActionLiterals ? {} : { executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] } }),
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         selectionRangeProvider: true,
@@ -346,30 +423,46 @@ export function startServer(connection: Connection, host: ServerHost): void {
         documentRangeFormattingProvider: true,
         documentLinkProvider: { resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
+        // Folders added or removed later are followed (each folder has its own netpolicy.config.json).
+        ...(canFollowFolders ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
+        // Positions are UTF-16 code units, the encoding every client must support (LSP 3.17).
+        ...(caps.general?.positionEncodings ? { positionEncoding: 'utf-16' } : {}),
       },
       serverInfo: { name: 'netpolicy-language-server', version: '0.1.0' },
     };
   });
 
   connection.onInitialized(async () => {
-    if (canPullConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'netpolicy' }).catch(() => undefined);
+    if (canFollowFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        void changeFolders((event?.added ?? []).map((f) => f?.uri).filter((u): u is string => typeof u === 'string'), (event?.removed ?? []).map((f) => f?.uri).filter((u): u is string => typeof u === 'string'))
+          .catch((err) => log(`workspace folders: ${err instanceof Error ? err.message : String(err)}`, true));
+      });
+    }
+    // Only a client that supports dynamic registration is asked to register (Neovim warns otherwise).
+    if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'netpolicy' }).catch(() => undefined);
     if (canWatchFiles) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE}` }, { globPattern: '**/*.json' }] }).catch(() => undefined);
     }
     try {
       await loadProjectConfig();
-      await pullEditorSettings();
+      // A client that said it answers workspace/configuration is waited for (briefly); one that did
+      // not is asked in the background, so that a client that never answers delays nothing.
+      if (configurationAdvertised) await pullEditorSettings();
     } finally {
       await applySettings();
       // applySettings scheduled every open document; those timers fire after this line.
       settingsReady = true;
     }
+    if (!configurationAdvertised && (await pullEditorSettings())) await applySettings();
   });
 
   connection.onDidChangeConfiguration(async (change) => {
     const pushed = (change?.settings as { netpolicy?: NetpolicySettings } | undefined)?.netpolicy;
     if (pushed && typeof pushed === 'object') editorSettings = pushed;
-    await pullEditorSettings();
+    else await pullEditorSettings();
+    // Without file watching (no dynamic registration), a settings change is when the project file is read again.
+    if (!canWatchFiles) await loadProjectConfig();
     await applySettings();
   });
 
@@ -380,8 +473,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
       await applySettings();
       return;
     }
-    const touchesTraces = paths.some((p) => traces.some((t) => p === t || p.startsWith(`${t}/`)));
-    const touchesCatalog = paths.some((p) => p === project?.config.presetCatalog || (editorSettings.presetCatalog && p.endsWith(editorSettings.presetCatalog)));
+    const touchesTraces = paths.some((p) => folders.some((f) => f.traces.some((t) => p === t || p.startsWith(`${t}/`))));
+    const touchesCatalog = paths.some((p) => folders.some((f) => f.catalogPath === p));
     if (touchesCatalog) await applySettings();
     else if (touchesTraces) for (const td of documents.all()) { const e = entries.get(td.uri); if (e) e.usageVersion = undefined; if (isPolicyUri(td.uri)) scheduleTraces(td.uri); }
   });
@@ -409,8 +502,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (entries.size === 0) (globalThis as { gc?: () => void }).gc?.();
   });
 
+  /** Refuses a request after `shutdown` (LSP: InvalidRequest). */
+  function alive(): void {
+    if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'netpolicy-language-server: the server is shut down');
+  }
+
   /** A request handler over the current parsed policy; null/[] for other documents or a cancelled request. */
   function withDoc<T>(what: string, uri: string, token: CancellationToken | undefined, fallback: T, fn: (doc: PolicyDocument) => T): T {
+    alive();
     if (token?.isCancellationRequested) return fallback;
     return guard(what, fallback, () => {
       const doc = parsed(uri);
@@ -418,19 +517,36 @@ export function startServer(connection: Connection, host: ServerHost): void {
     });
   }
 
-  connection.onCompletion((p, token) => withDoc('completion', p.textDocument.uri, token, null, (doc) => doComplete(doc, p.position, service)));
-  connection.onHover((p, token) => withDoc('hover', p.textDocument.uri, token, null, (doc) => doHover(doc, p.position, service)));
-  connection.onCodeAction((p, token) => withDoc('code actions', p.textDocument.uri, token, [], (doc) => {
-    const current = coreDiagnostics(p.textDocument.uri);
+  connection.onCompletion((p, token) => withDoc('completion', p.textDocument.uri, token, null, (doc) => doComplete(doc, p.position, folderOf(p.textDocument.uri).service)));
+  connection.onHover((p, token) => withDoc('hover', p.textDocument.uri, token, null, (doc) => doHover(doc, p.position, folderOf(p.textDocument.uri).service)));
+  connection.onCodeAction((p, token) => withDoc<Array<CodeAction | Command>>('code actions', p.textDocument.uri, token, [], (doc) => {
+    const uri = p.textDocument.uri;
+    const current = coreDiagnostics(uri);
     if (token.isCancellationRequested) return [];
-    return getCodeActions(doc, p.textDocument.uri, p.range, p.context ?? { diagnostics: [] }, current);
+    const actions = getCodeActions(doc, uri, p.range, p.context ?? { diagnostics: [] }, current);
+    if (codeActionLiterals) return actions;
+    // A client without CodeAction literals gets commands; executing one applies the edit (if the document has not changed since).
+    const version = documents.get(uri)?.version;
+    return actions.filter((a) => a.edit).map((a) => ({ title: a.title, command: APPLY_EDIT_COMMAND, arguments: [uri, version, a.edit] }));
   }));
+  connection.onExecuteCommand(async (p) => {
+    alive();
+    if (p?.command !== APPLY_EDIT_COMMAND) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${String(p?.command)}`);
+    const [uri, version, edit] = Array.isArray(p.arguments) ? p.arguments : [];
+    const td = typeof uri === 'string' ? documents.get(uri) : undefined;
+    if (!td || !edit || typeof edit !== 'object') throw new ResponseError(ErrorCodes.InvalidParams, 'expected the arguments of a netpolicy code action');
+    if (td.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, 'the document changed since this fix was offered');
+    const applied = await connection.workspace.applyEdit({ label: 'netpolicy fix', edit: edit as WorkspaceEdit });
+    if (!applied.applied) log(`the client did not apply the fix${applied.failureReason ? `: ${applied.failureReason}` : ''}`);
+    return null;
+  });
   connection.onDocumentSymbol((p, token) => withDoc('symbols', p.textDocument.uri, token, [], (doc) => findDocumentSymbols(doc)));
   connection.onFoldingRanges((p, token) => withDoc('folding', p.textDocument.uri, token, [], (doc) => getFoldingRanges(doc)));
   connection.onSelectionRanges((p, token) => withDoc('selection ranges', p.textDocument.uri, token, [], (doc) => getSelectionRanges(doc, p.positions ?? [])));
   connection.onDocumentFormatting((p, token) => withDoc('formatting', p.textDocument.uri, token, [], (doc) => format(doc, undefined, p.options)));
   connection.onDocumentRangeFormatting((p, token) => withDoc('range formatting', p.textDocument.uri, token, [], (doc) => format(doc, p.range, p.options)));
   connection.onDocumentLinks((p, token) => {
+    alive();
     const uri = p?.textDocument?.uri;
     // The project file links the lint codes of its `severity` map to their pages too.
     if (typeof uri === 'string' && isConfigUri(uri)) {
@@ -444,12 +560,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return usage ? traceCodeLenses(doc, usage) : [];
   }));
   connection.onRequest(DenialsRequestMethod, (p: DenialsParams): DenialsResult => {
+    alive();
     const usage = (p && typeof p.uri === 'string' ? entries.get(p.uri)?.usage : undefined) ?? emptyUsage();
     return { traces: usage.traces, observations: usage.observations, denials: usage.denials, more: usage.moreDenials, errors: usage.errors };
   });
 
   // After shutdown nothing more is scheduled or sent.
   connection.onShutdown(() => {
+    shutDown = true;
     for (const e of entries.values()) {
       if (e.timer) clearTimeout(e.timer);
       if (e.traceTimer) clearTimeout(e.traceTimer);

@@ -19,6 +19,8 @@ export interface TestClient {
   connection: MessageConnection;
   published: PublishedDiagnostics[];
   messages: Array<{ type: number; message: string }>;
+  /** Every request the server sent the client (method and params), in order. */
+  serverRequests: Array<{ method: string; params: any }>;
   settings: Record<string, unknown>;
   request<T = any>(method: string, params: unknown): Promise<T>;
   notify(method: string, params: unknown): Promise<void>;
@@ -27,6 +29,7 @@ export interface TestClient {
   open(uri: string, text: string, version?: number, languageId?: string): Promise<void>;
   close(): Promise<void>;
   child?: ChildProcess;
+  initializeResult?: any;
 }
 
 export interface ClientOptions {
@@ -34,6 +37,14 @@ export interface ClientOptions {
   settings?: Record<string, unknown>;
   capabilities?: Record<string, unknown>;
   spawn?: boolean;
+  initializationOptions?: unknown;
+  /** The workspace folders (default: one, at rootUri). */
+  workspaceFolders?: Array<{ uri: string; name: string }>;
+  processId?: number | null;
+  /** How the client treats workspace/configuration: answer with `settings` (default), or never answer. */
+  configuration?: 'answer' | 'never';
+  /** Answers workspace/applyEdit (default: applied). */
+  applyEdit?: (params: any) => unknown;
 }
 
 export function fileUri(path: string): string {
@@ -59,8 +70,9 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   const published: PublishedDiagnostics[] = [];
   const waiters: Array<{ uri: string; version?: number; since: number; resolve: (p: PublishedDiagnostics) => void }> = [];
   const messages: Array<{ type: number; message: string }> = [];
+  const serverRequests: Array<{ method: string; params: any }> = [];
   const client: TestClient = {
-    connection, published, messages, settings: options.settings ?? {}, child,
+    connection, published, messages, serverRequests, settings: 'settings' in options ? options.settings! : {}, child,
     request: (method, params) => connection.sendRequest(method, params),
     notify: (method, params) => connection.sendNotification(method, params),
     diagnostics(uri, version, since = 0) {
@@ -87,15 +99,21 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   });
   connection.onNotification('window/showMessage', (m: { type: number; message: string }) => messages.push(m));
   connection.onNotification('window/logMessage', () => {});
-  connection.onRequest('workspace/configuration', (p: { items: Array<{ section?: string }> }) => p.items.map(() => client.settings));
-  connection.onRequest('client/registerCapability', () => null);
+  const record = (method: string, params: any) => serverRequests.push({ method, params });
+  connection.onRequest('workspace/configuration', (p: { items: Array<{ section?: string }> }) => {
+    record('workspace/configuration', p);
+    return options.configuration === 'never' ? new Promise(() => {}) : p.items.map(() => client.settings);
+  });
+  connection.onRequest('client/registerCapability', (p) => { record('client/registerCapability', p); return null; });
   connection.onRequest('workspace/codeLens/refresh', () => null);
+  connection.onRequest('workspace/applyEdit', (p) => { record('workspace/applyEdit', p); return options.applyEdit ? options.applyEdit(p) : { applied: true }; });
   connection.onRequest('window/showMessageRequest', (m: { type: number; message: string }) => { messages.push(m); return null; });
   connection.listen();
-  await connection.sendRequest('initialize', {
-    processId: null,
+  client.initializeResult = await connection.sendRequest('initialize', {
+    processId: options.processId ?? null,
     rootUri: options.rootUri ?? null,
-    workspaceFolders: options.rootUri ? [{ uri: options.rootUri, name: 'ws' }] : null,
+    ...(options.initializationOptions !== undefined ? { initializationOptions: options.initializationOptions } : {}),
+    workspaceFolders: options.workspaceFolders ?? (options.rootUri ? [{ uri: options.rootUri, name: 'ws' }] : null),
     capabilities: options.capabilities ?? { workspace: { configuration: true, codeLens: { refreshSupport: true }, didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true } } },
   });
   await connection.sendNotification('initialized', {});

@@ -9,8 +9,8 @@ import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { locationAt } from './location';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Position } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
-import type { ServiceSettings } from './settings';
-import { COMMON_ALPN, COMMON_PORTS, CONNECTION_SKELETONS, SOURCE_SKELETONS, snippetOf } from './skeletons';
+import { markdownToText, type ClientFeatures, type ServiceSettings } from './settings';
+import { COMMON_ALPN, COMMON_PORTS, CONNECTION_SKELETONS, SOURCE_SKELETONS, snippetOf, snippetToText } from './skeletons';
 
 type Path = Array<string | number>;
 
@@ -74,6 +74,24 @@ function contentsAt(doc: PolicyDocument, path: Path, skip: string | number | und
 }
 
 export function doComplete(doc: PolicyDocument, position: Position, settings: ServiceSettings): CompletionList {
+  const list = complete(doc, position, settings);
+  const client = settings.client;
+  if (client && (!client.snippets || !client.completionMarkdown)) for (const item of list.items) forClient(item, client);
+  return list;
+}
+
+/** An item as a client without snippet or Markdown support can use it. */
+function forClient(item: CompletionItem, client: ClientFeatures): void {
+  if (!client.snippets && item.insertTextFormat === InsertTextFormat.Snippet) {
+    if (item.textEdit) item.textEdit.newText = snippetToText(item.textEdit.newText);
+    item.insertTextFormat = InsertTextFormat.PlainText;
+  }
+  if (!client.completionMarkdown && item.documentation && typeof item.documentation === 'object') {
+    item.documentation = { kind: MarkupKind.PlainText, value: markdownToText(item.documentation.value) };
+  }
+}
+
+function complete(doc: PolicyDocument, position: Position, settings: ServiceSettings): CompletionList {
   const items: CompletionItem[] = [];
   const offset = offsetOf(doc, position);
   const text = doc.text;

@@ -10,7 +10,7 @@ import { scanLocation } from './location';
 import { COMMON_PORTS } from './skeletons';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
-import type { ServiceSettings } from './settings';
+import { markdownToText, type ServiceSettings } from './settings';
 
 const code = (s: unknown) => `\`${String(s).replace(/`/g, "'")}\``;
 const list = (items: unknown, fallback: string) => (Array.isArray(items) && items.length > 0 ? items.map(code).join(', ') : fallback);
@@ -124,7 +124,9 @@ export function doHover(doc: PolicyDocument, position: Position, settings: Servi
   if (!at) return null;
   const { path, node, isKey } = at;
   const range = rangeOf(doc, node.offset, node.length);
-  const markdown = (value: string): Hover => ({ contents: { kind: MarkupKind.Markdown, value }, range });
+  const markdown = (value: string): Hover => (settings.client?.hoverMarkdown === false
+    ? { contents: { kind: MarkupKind.PlainText, value: markdownToText(value) }, range }
+    : { contents: { kind: MarkupKind.Markdown, value }, range });
   const schema = schemaAt(at.pointer, settings.catalog);
   const description = typeof schema?.description === 'string' ? schema.description : undefined;
 

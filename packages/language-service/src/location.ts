@@ -9,7 +9,7 @@
 import { getLocation } from 'jsonc-parser';
 
 /** jsonc-parser's `SyntaxKind` values (a const enum, which isolated modules cannot read). */
-const SyntaxKind = {
+export const SyntaxKind = {
   OpenBraceToken: 1, CloseBraceToken: 2, OpenBracketToken: 3, CloseBracketToken: 4, CommaToken: 5, ColonToken: 6,
   NullKeyword: 7, TrueKeyword: 8, FalseKeyword: 9, StringLiteral: 10, NumericLiteral: 11,
   LineCommentTrivia: 12, BlockCommentTrivia: 13, EOF: 17,

@@ -2,17 +2,29 @@
  * Offsets to LSP ranges. The service keeps offsets and pointers; these helpers are the one place
  * that turns them into positions (core's LineIndex counts UTF-16 code units, as LSP does).
  */
-import { Locator, type PolicyDocument, type Position as CorePosition } from '@netpolicy/core';
+import { Locator, type PolicyDocument } from '@netpolicy/core';
 import type { Position, Range } from 'vscode-languageserver-types';
 
 export function rangeOf(doc: PolicyDocument, offset: number, length: number): Range {
   return doc.lineIndex.range(offset, length);
 }
 
-/** Offset of an LSP position, clamped to the document (positions past the end are the end). */
+/**
+ * Offset of an LSP position, clamped to the document: a line past the end is the end, and a
+ * character past the line's end is the end of that line, before its line break (LSP: "defaults
+ * back to the line length"), never the next line nor between a CR and its LF.
+ */
 export function offsetOf(doc: PolicyDocument, position: Position): number {
   if (!position || !Number.isFinite(position.line) || !Number.isFinite(position.character)) return 0;
-  return doc.lineIndex.offsetAt(position as CorePosition);
+  const line = Math.floor(position.line);
+  const character = Math.max(0, Math.floor(position.character));
+  if (line < 0) return 0;
+  const start = doc.lineIndex.offsetAt({ line, character: 0 });
+  let offset = doc.lineIndex.offsetAt({ line, character });
+  const text = doc.text;
+  // Back over a line break reached by clamping (the next line's start, or the middle of a CRLF).
+  while (offset > start && (text.charCodeAt(offset - 1) === 10 || text.charCodeAt(offset - 1) === 13)) offset--;
+  return offset;
 }
 
 /** The range a pointer names in the document (value, or key when `key`), or undefined when it is not there. */

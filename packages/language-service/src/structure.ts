@@ -4,12 +4,13 @@
  * from preset names to their documentation. All from jsonc-parser's error-tolerant tree.
  */
 import { docsUrl, nodeAt, type PolicyDocument } from '@netpolicy/core';
-import { format as formatJson, type Node } from 'jsonc-parser';
+import { createScanner, format as formatJson, type Node } from 'jsonc-parser';
 import {
   FoldingRangeKind, SymbolKind, type DocumentLink, type DocumentSymbol, type FoldingRange, type FormattingOptions, type Position,
   type Range, type SelectionRange, type TextEdit,
 } from 'vscode-languageserver-types';
 import { toLspEdits } from './code-actions';
+import { SyntaxKind } from './location';
 import { offsetOf, rangeOf, sameRange } from './ranges';
 import { ruleSummary } from './hover';
 
@@ -110,13 +111,74 @@ export function getSelectionRanges(doc: PolicyDocument, positions: readonly Posi
   });
 }
 
-/** Formatting with jsonc-parser, honouring the client's tab settings; a range formats only that part. */
+/** The first line break of the text (what jsonc-parser's formatter uses), else `fallback`. */
+function firstEol(text: string, fallback: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13) return text.charCodeAt(i + 1) === 10 ? '\r\n' : '\r';
+    if (c === 10) return '\n';
+  }
+  return fallback;
+}
+
+function allBlank(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
+}
+
+/**
+ * Formatting with jsonc-parser, honouring the client's options: `tabSize`/`insertSpaces`; the
+ * file's final newline is kept (jsonc-parser drops it unless `insertFinalNewline`), blank lines at
+ * the end go only with `trimFinalNewlines`, and `trimTrailingWhitespace` also trims the ends of
+ * comment lines (jsonc-parser leaves comments alone). A range formats only that part.
+ */
 export function format(doc: PolicyDocument, range: Range | undefined, options: FormattingOptions): TextEdit[] {
-  const eol = doc.text.includes('\r\n') ? '\r\n' : '\n';
-  const r = range ? { offset: offsetOf(doc, range.start), length: offsetOf(doc, range.end) - offsetOf(doc, range.start) } : undefined;
+  const text = doc.text;
+  const eol = firstEol(text, '\n');
+  const r = range ? { offset: offsetOf(doc, range.start), length: Math.max(0, offsetOf(doc, range.end) - offsetOf(doc, range.start)) } : undefined;
   const tabSize = Number.isInteger(options?.tabSize) && options.tabSize > 0 && options.tabSize <= 16 ? options.tabSize : 2;
-  const edits = formatJson(doc.text, r, { tabSize, insertSpaces: options?.insertSpaces !== false, eol, insertFinalNewline: options?.insertFinalNewline === true, keepLines: false });
-  return toLspEdits(doc, edits.map((e) => ({ offset: e.offset, length: e.length, newText: e.content })));
+  const insertSpaces = options?.insertSpaces !== false;
+  const edits = formatJson(text, r, { tabSize, insertSpaces, eol, insertFinalNewline: options?.insertFinalNewline === true, keepLines: false }).map((e) => ({ offset: e.offset, length: e.length, newText: e.content }));
+  // jsonc-parser 3.3.1 answers `undefined` for a line break followed by exactly 200 columns of
+  // indentation (its cache of those strings is one short): that is what the text must be.
+  for (const e of edits) if (typeof e.newText !== 'string') e.newText = eol + (insertSpaces ? ' ' : '\t').repeat(200);
+  // The end of the file: jsonc-parser's last edit replaces what follows the last token (blanks only).
+  const last = edits.length > 0 ? edits[edits.length - 1] : undefined;
+  if (last && last.offset + last.length === text.length && allBlank(text, last.offset)) {
+    const rest = text.slice(last.offset);
+    const breaks = rest.match(/\r\n|\r|\n/g) ?? [];
+    const wanted = breaks.length === 0 ? (options?.insertFinalNewline === true ? eol : '') : options?.trimFinalNewlines === true ? eol : breaks.join('');
+    if (wanted === rest) edits.pop();
+    else last.newText = wanted;
+  }
+  if (options?.trimTrailingWhitespace === true) edits.push(...commentLineEnds(text, r));
+  return toLspEdits(doc, edits.sort((a, b) => a.offset - b.offset));
+}
+
+/** Edits deleting the spaces and tabs that end a line inside or at the end of a comment (within `range`). */
+function commentLineEnds(text: string, range: { offset: number; length: number } | undefined): Array<{ offset: number; length: number; newText: string }> {
+  const out: Array<{ offset: number; length: number; newText: string }> = [];
+  const scanner = createScanner(text, false);
+  const from = range?.offset ?? 0;
+  const to = range ? range.offset + range.length : text.length;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind !== SyntaxKind.LineCommentTrivia && kind !== SyntaxKind.BlockCommentTrivia) continue;
+    const start = scanner.getTokenOffset();
+    const end = start + scanner.getTokenLength();
+    if (end < from || start > to) continue;
+    for (let i = start; i <= end; i++) {
+      // A line ends inside the comment (at a line break) or where a line comment ends.
+      const c = text.charCodeAt(i);
+      if (!(i === end ? kind === SyntaxKind.LineCommentTrivia : c === 10 || c === 13)) continue;
+      let j = i;
+      while (j > start && (text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) j--;
+      if (j < i && j >= from && i <= to) out.push({ offset: j, length: i - j, newText: '' });
+    }
+  }
+  return out;
 }
 
 /** Links: each preset name to its page, each diagnostic code named in a `severity` map to its page. */

@@ -20,35 +20,5 @@ export function applyLspEdits(doc: PolicyDocument, edits: readonly TextEdit[]): 
   return text;
 }
 
-/** A snippet as a user who accepts every placeholder gets it. */
-export function expandSnippet(snippet: string): string {
-  let out = '';
-  for (let i = 0; i < snippet.length; i++) {
-    const c = snippet[i];
-    if (c === '\\' && i + 1 < snippet.length) { out += snippet[++i]; continue; }
-    if (c === '$') {
-      const rest = snippet.slice(i);
-      const choice = /^\$\{\d+\|([^,|]*)[^}]*\|\}/.exec(rest);
-      if (choice) { out += choice[1]; i += choice[0].length - 1; continue; }
-      const placeholder = /^\$\{\d+:/.exec(rest);
-      if (placeholder) {
-        let depth = 1;
-        let j = i + placeholder[0].length;
-        let inner = '';
-        for (; j < snippet.length; j++) {
-          if (snippet[j] === '\\') { inner += snippet[j] + snippet[j + 1]; j++; continue; }
-          if (snippet[j] === '{') depth++;
-          if (snippet[j] === '}' && --depth === 0) break;
-          inner += snippet[j];
-        }
-        out += expandSnippet(inner);
-        i = j;
-        continue;
-      }
-      const tab = /^\$\d+|^\$\{\d+\}/.exec(rest);
-      if (tab) { i += tab[0].length - 1; continue; }
-    }
-    out += c;
-  }
-  return out;
-}
+/** A snippet as a user who accepts every placeholder gets it (what a client without snippet support is sent). */
+export { snippetToText as expandSnippet } from '../src/skeletons';

@@ -11,13 +11,16 @@
  * theirs too); a rule then takes part when
  *   - its canonical JSON hash is shared (a possible duplicate),
  *   - another rule or a preset indexes a key it looks up (it may be covered),
- *   - another rule looks up a key it indexes (it may cover), or
- *   - it has CIDRs (network containment is not a key match: such rules always take part).
+ *   - another rule looks up a key it indexes (it may cover).
+ * CIDRs are keys too: a CIDR is indexed under its network, and looks up the networks of every
+ * shorter prefix length that some rule's CIDR has (`CidrLengths`, found first), as the index does.
+ * A rule whose only reason is a shared hash takes part in duplicate detection only.
  * Counts live in count-min sketches (two tables of saturating byte counters), which never count
  * too few: a collision only makes a rule take part that need not, so findings are exactly those of
  * the full analysis (held to it by coverage.property.test.ts).
  */
 import { parseUrl } from '../eval/url';
+import { parseCidr, type ParsedCidr } from '../formats/ip';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { JsonObject } from './walk';
 import { isObject } from './walk';
@@ -56,7 +59,7 @@ export class KeyCounts {
 
   constructor(expectedKeys: number) {
     let bits = 10;
-    while (bits < 23 && 1 << bits < expectedKeys * 8) bits++;
+    while (bits < 22 && 1 << bits < expectedKeys * 8) bits++;
     this.a = new Uint8Array(1 << bits);
     this.b = new Uint8Array(1 << bits);
     this.mask = (1 << bits) - 1;
@@ -78,12 +81,13 @@ export class KeyCounts {
 export class RuleKeys {
   readonly indexed: number[] = [];
   readonly looked: number[] = [];
-  cidrs = false;
+
+  /** `lengths`: the prefix lengths CIDRs of the policy and presets have (looked up as the index does). */
+  constructor(private readonly lengths: CidrLengths | undefined) {}
 
   reset(): void {
     this.indexed.length = 0;
     this.looked.length = 0;
-    this.cidrs = false;
   }
 
   private static push(list: number[], key: number): void {
@@ -136,10 +140,41 @@ export class RuleKeys {
     }
   }
 
-  /** The keys of a connection; rules with `cidrs` (and udp, icmp) are marked to always take part. */
+  /** The keys of a connection: its host patterns and CIDRs. */
   connection(kind: string, body: JsonObject): void {
-    if (body.cidrs !== undefined || (kind !== 'tls' && kind !== 'tcp')) this.cidrs = true;
     const names = kind === 'tls' ? body.serverNamePatterns : kind === 'tcp' ? body.hostPatterns : undefined;
     if (Array.isArray(names)) for (let i = 0; i < names.length; i++) this.pattern(names[i]);
+    const cidrs = body.cidrs;
+    if (!Array.isArray(cidrs)) return;
+    for (let i = 0; i < cidrs.length; i++) {
+      const cidr = typeof cidrs[i] === 'string' ? parseCidr(cidrs[i]) : undefined;
+      if (cidr === undefined) continue;
+      RuleKeys.push(this.indexed, networkHash(cidr, cidr.prefix));
+      if (this.lengths === undefined) continue;
+      for (const length of this.lengths[cidr.version]) if (length <= cidr.prefix) RuleKeys.push(this.looked, networkHash(cidr, length));
+    }
   }
+}
+
+/** The prefix lengths of the CIDRs of connections, per IP version. */
+export interface CidrLengths { 4: Set<number>; 6: Set<number> }
+
+export function addCidrLengths(lengths: CidrLengths, body: JsonObject): void {
+  const cidrs = body.cidrs;
+  if (!Array.isArray(cidrs)) return;
+  for (let i = 0; i < cidrs.length; i++) {
+    const cidr = typeof cidrs[i] === 'string' ? parseCidr(cidrs[i]) : undefined;
+    if (cidr !== undefined) lengths[cidr.version].add(cidr.prefix);
+  }
+}
+
+/** A hash of the network of the first `length` bits of a CIDR (as atom-index.ts buckets them). */
+function networkHash(cidr: ParsedCidr, length: number): number {
+  let h = Math.imul(0x811c9dc5 ^ (cidr.version * 256 + length), 0x01000193);
+  let bits = length;
+  for (let i = 0; bits > 0; i++, bits -= 8) {
+    const byte = cidr.bytes[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff);
+    h = Math.imul(h ^ byte, 0x01000193);
+  }
+  return mix(h) | 0;
 }

@@ -68,8 +68,6 @@ export interface SourceEntry {
   body: JsonObject;
   /** The whole source object. */
   raw: JsonObject;
-  /** Set by `readOf`. */
-  read?: SourceRead;
 }
 
 export interface ConnectionEntry {
@@ -78,13 +76,10 @@ export interface ConnectionEntry {
   kind: ConnectionKind;
   body: JsonObject;
   raw: JsonObject;
-  /** Set by `readOf`. */
-  read?: ConnectionRead;
 }
 
 /** An entry of `sources` or `connections`: one object of five fields per rule, its pointer made on demand. */
-class Entry<K, R> {
-  read: R | undefined = undefined;
+class Entry<K> {
   constructor(
     readonly source: boolean,
     readonly index: number,
@@ -142,13 +137,13 @@ function walk(value: unknown): PolicyView {
   for (let i = 0; i < sourceItems.length; i++) {
     const raw = sourceItems[i] as JsonObject;
     const kind = kindOf(raw, sourceKinds);
-    if (kind !== undefined) sources.push(new Entry<SourceKind, SourceRead>(true, i, kind as SourceKind, raw[kind] as JsonObject, raw));
+    if (kind !== undefined) sources.push(new Entry<SourceKind>(true, i, kind as SourceKind, raw[kind] as JsonObject, raw));
   }
   const connections: ConnectionEntry[] = [];
   for (let i = 0; i < connectionItems.length; i++) {
     const raw = connectionItems[i] as JsonObject;
     const kind = kindOf(raw, connectionKinds);
-    if (kind !== undefined) connections.push(new Entry<ConnectionKind, ConnectionRead>(false, i, kind as ConnectionKind, raw[kind] as JsonObject, raw));
+    if (kind !== undefined) connections.push(new Entry<ConnectionKind>(false, i, kind as ConnectionKind, raw[kind] as JsonObject, raw));
   }
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
@@ -184,13 +179,15 @@ export function urlPointer(source: SourceEntry, url: UrlRead): string {
   return memberPointer(source, url.member, url.item, url.leaf);
 }
 
-/** The shared reading of a source (policy/rules-read.ts), made once per entry on first use. */
+/**
+ * The shared reading of an entry (policy/rules-read.ts). Not kept: a policy of a million rules would
+ * hold a reading of each for the whole lint run. Read an entry once per pass and let it go.
+ */
 export function readOf(entry: SourceEntry): SourceRead;
 export function readOf(entry: ConnectionEntry): ConnectionRead;
 export function readOf(entry: SourceEntry | ConnectionEntry): SourceRead | ConnectionRead {
-  if (entry.read) return entry.read;
   // The walker only lists objects whose sole member is an object: the reader always answers.
-  return (entry.read = ((entry as { source?: boolean }).source ?? entry.pointer.startsWith('/sources/')) ? readSource(entry.raw)! : readConnection(entry.raw)!);
+  return ((entry as { source?: boolean }).source ?? entry.pointer.startsWith('/sources/')) ? readSource(entry.raw)! : readConnection(entry.raw)!;
 }
 
 export interface CidrRef extends MemberRef {
