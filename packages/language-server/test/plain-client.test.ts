@@ -187,6 +187,18 @@ describe('lifecycle', () => {
     return { child, connection, exit };
   };
 
+  it('a request before initialize is ServerNotInitialized (-32002); the server then initializes as usual', async () => {
+    const a = spawnServer();
+    const hover = { textDocument: { uri: 'file:///w/a.netpolicy.json' }, position: { line: 0, character: 0 } };
+    await expect(a.connection.sendRequest('textDocument/hover', hover)).rejects.toMatchObject({ code: -32002 });
+    await expect(a.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: 'file:///w/a.netpolicy.json' } })).rejects.toMatchObject({ code: -32002 });
+    const init: any = await a.connection.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+    expect(init.capabilities.hoverProvider).toBe(true);
+    expect(await a.connection.sendRequest('textDocument/hover', hover)).toBeNull();
+    a.child.kill();
+    await a.exit;
+  });
+
   it('exit after shutdown: code 0; exit without shutdown: code 1', async () => {
     const a = spawnServer();
     await a.connection.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
