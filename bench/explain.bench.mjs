@@ -43,12 +43,14 @@ const mib = (f) => `${(statSync(f).size / 1048576).toFixed(0)} MiB`;
 console.log(`inputs in ${dir} (${((performance.now() - t0) / 1000).toFixed(1)} s to prepare): mixed 200,000 = ${mib(mixed)}, big ${bigCount.toLocaleString('en')} = ${mib(big)}, distinct 300,000 = ${mib(distinct)}, 75,000 = ${mib(distinctSmall)}`);
 
 // ---- Processes -------------------------------------------------------------------------------
-// Peak RSS of a child: a preload prints process.resourceUsage().maxRSS on fd 3 as it exits.
+// Peak RSS and CPU time of a child: a preload prints process.resourceUsage()'s maxRSS and
+// user + system time on fd 3 as it exits. CPU time is shown beside wall time: on a machine
+// shared with other work, waiting for a core stretches the wall time of both sides of a ratio.
 const preload = join(dir, 'rss-preload.cjs');
-writeFileSync(preload, "process.on('exit', () => { try { require('fs').writeSync(3, String(process.resourceUsage().maxRSS)); } catch {} });\n");
+writeFileSync(preload, "process.on('exit', () => { try { const u = process.resourceUsage(); require('fs').writeSync(3, u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) / 1000); } catch {} });\n");
 const outFile = join(dir, 'out.txt');
 
-/** Runs `node ...args` with stdout to a file; returns wall time (ms), peak RSS (KiB), exit code. */
+/** Runs `node ...args` with stdout to a file; returns wall time (ms), peak RSS (KiB), CPU time (ms). */
 function run(args) {
   const out = openSync(outFile, 'w');
   const start = performance.now();
@@ -56,24 +58,28 @@ function run(args) {
   const ms = performance.now() - start;
   closeSync(out);
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, rssKiB: Number(r.output[3]) };
+  const [rssKiB, cpuMs] = String(r.output[3]).split(' ').map(Number);
+  return { ms, rssKiB, cpuMs };
 }
 const parseFloor = (file) => ['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`];
 const explain = (trace, ...opts) => [cli, 'explain', '--policy', policy, '--trace', trace, ...opts];
 
 /** Best time and highest peak RSS of each named command over interleaved rounds. */
 function measure(commands, rounds = ROUNDS) {
-  const best = Object.fromEntries(Object.keys(commands).map((k) => [k, { ms: Infinity, rssKiB: 0 }]));
+  const best = Object.fromEntries(Object.keys(commands).map((k) => [k, { ms: Infinity, rssKiB: 0, cpuMs: Infinity }]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, args] of Object.entries(commands)) {
       const r = typeof args === 'function' ? args() : run(args);
       best[name].ms = Math.min(best[name].ms, r.ms);
       best[name].rssKiB = Math.max(best[name].rssKiB, r.rssKiB);
+      best[name].cpuMs = Math.min(best[name].cpuMs, r.cpuMs);
     }
   }
   return best;
 }
 const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
+/** The CPU-time ratio of two measured commands, for the detail of a row. */
+const cpu = (a, b) => `; CPU ${sec(a.cpuMs)} vs ${sec(b.cpuMs)} = ${(a.cpuMs / b.cpuMs).toFixed(2)}x`;
 const mb = (kib) => `${(kib / 1024).toFixed(0)} MB`;
 const rows = [];
 function row(measure, ratio, target, detail) {
@@ -90,15 +96,15 @@ if (check.results.length !== 75000 || check.summary.denied !== 37500) throw new 
 // 1.
 console.log('\n1. explain --only denied, 200,000 observations, 1,000 rules');
 const m1 = measure({ floor: parseFloor(mixed), explain: explain(mixed, '--only', 'denied') });
-row('explain --only denied 200k obs / JSON.parse', m1.explain.ms / m1.floor.ms, 1.5, `${sec(m1.explain.ms)} vs ${sec(m1.floor.ms)}`);
+row('explain --only denied 200k obs / JSON.parse', m1.explain.ms / m1.floor.ms, 1.5, `${sec(m1.explain.ms)} vs ${sec(m1.floor.ms)}${cpu(m1.explain, m1.floor)}`);
 
 // 2.
 console.log(`\n2. explain --format json --only denied, ${bigCount.toLocaleString('en')} observations`);
 const m2 = measure({
-  floor: () => { let ms = 0, rssKiB = 0; for (let i = 0; i < 4; i++) { const r = run(parseFloor(quarter)); ms += r.ms; rssKiB = Math.max(rssKiB, r.rssKiB); } return { ms, rssKiB }; },
+  floor: () => { let ms = 0, rssKiB = 0, cpuMs = 0; for (let i = 0; i < 4; i++) { const r = run(parseFloor(quarter)); ms += r.ms; cpuMs += r.cpuMs; rssKiB = Math.max(rssKiB, r.rssKiB); } return { ms, rssKiB, cpuMs }; },
   explain: explain(big, '--format', 'json', '--only', 'denied'),
 }, full ? 1 : Math.min(ROUNDS, 2));
-row(`explain json denied ${bigCount / 1e6}M obs / 4 x JSON.parse of a quarter`, m2.explain.ms / m2.floor.ms, 1.5, `${sec(m2.explain.ms)} vs ${sec(m2.floor.ms)}`);
+row(`explain json denied ${bigCount / 1e6}M obs / 4 x JSON.parse of a quarter`, m2.explain.ms / m2.floor.ms, 1.5, `${sec(m2.explain.ms)} vs ${sec(m2.floor.ms)}${cpu(m2.explain, m2.floor)}`);
 row(`explain json denied ${bigCount / 1e6}M obs peak RSS / 512 MB`, m2.explain.rssKiB / (512 * 1024), 1, mb(m2.explain.rssKiB));
 
 // 3. and 4. and 5.
@@ -109,7 +115,7 @@ const m3 = measure({
   small: explain(distinctSmall, '--format', 'json', '--only', 'all'),
   text: explain(distinct, '--format', 'text', '--only', 'all'),
 }, Math.min(ROUNDS, 2));
-row('explain json all 300k distinct URLs / JSON.parse', m3.json.ms / m3.floor.ms, 5, `${sec(m3.json.ms)} vs ${sec(m3.floor.ms)}`);
+row('explain json all 300k distinct URLs / JSON.parse', m3.json.ms / m3.floor.ms, 5, `${sec(m3.json.ms)} vs ${sec(m3.floor.ms)}${cpu(m3.json, m3.floor)}`);
 row('peak RSS 300k / 75k (bounded)', m3.json.rssKiB / m3.small.rssKiB, 1.5, `${mb(m3.json.rssKiB)} vs ${mb(m3.small.rssKiB)}`);
 row('time 300k / 75k (linear)', m3.json.ms / m3.small.ms, 5, `${sec(m3.json.ms)} vs ${sec(m3.small.ms)}`);
 row('--format text / --format json, 300k', m3.text.ms / m3.json.ms, 2, `${sec(m3.text.ms)} vs ${sec(m3.json.ms)}`);

@@ -23,3 +23,12 @@ export function escapeControl(text: string): string {
   if (!CONTROL.test(text)) return text;
   return text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * Outside text shown in a line of a text report or message: control characters escaped, and cut
+ * to `max` characters with `…` (a 10 MB URL or test name is one line of a terminal, not 10 MB of
+ * it; JSON output keeps the exact strings).
+ */
+export function clipped(text: string, max = 300): string {
+  return escapeControl(text.length > max ? `${text.slice(0, max)}…` : text);
+}

@@ -1,6 +1,8 @@
 /** Inputs shared by explain, suggest, test and diff: policies, traces and test files, with exit-2 errors. */
-import { createReadStream, statSync } from 'node:fs';
-import { LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
+import { isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
 import { EXIT, readTextFile, UsageError } from './io';
 import { readInput, shownName } from './report-output';
 
@@ -23,7 +25,7 @@ export function loadPolicy(path: string, catalog: PresetCatalog): Policy {
 }
 
 /** Yields each chunk, then waits for `between` before reading the next (a consumer that pushes back). */
-async function* paced<T>(chunks: AsyncIterable<T>, between: () => Promise<void> | undefined): AsyncGenerator<T> {
+async function* paced<T>(chunks: AsyncIterable<T> | Iterable<T>, between: () => Promise<void> | undefined): AsyncGenerator<T> {
   for await (const chunk of chunks) {
     yield chunk;
     const wait = between();
@@ -32,8 +34,52 @@ async function* paced<T>(chunks: AsyncIterable<T>, between: () => Promise<void> 
 }
 
 /**
+ * 64 KiB: a block's text is then a young-generation string that dies young. Blocks of 1 MiB were
+ * large objects, each counted against the old generation (explain --only denied of 200,000
+ * observations: peak RSS 128 -> 97 MB, CPU 0.90 -> 0.86 s).
+ */
+const BLOCK = 1 << 16;
+
+/**
+ * The text of a file in blocks of 64 KiB, read synchronously and decoded as UTF-8 the way a
+ * read stream with `encoding: 'utf8'` decodes it (StringDecoder: a malformed byte becomes U+FFFD,
+ * a character cut by a block boundary is completed by the next). Synchronous reads: a read stream
+ * hands every block over from a thread of the pool, and on a busy machine explain waited for
+ * those hand-overs (idle in its profile), as `JSON.parse(readFileSync(...))` never does.
+ */
+function* fileText(file: string): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    const block = Buffer.allocUnsafe(BLOCK);
+    const decoder = new StringDecoder('utf8');
+    // Whether the decoder holds no bytes of a character cut by the end of the last block.
+    let clean = true;
+    while (true) {
+      const n = readSync(fd, block, 0, BLOCK, null);
+      if (n === 0) break;
+      const bytes = block.subarray(0, n);
+      // A block of ASCII alone (most traces are) is its own text: latin1 makes it without the
+      // UTF-8 decoder, in a fifth of the time.
+      if (clean && isAscii(bytes)) {
+        yield block.toString('latin1', 0, n);
+        continue;
+      }
+      const text = decoder.write(bytes);
+      // Bytes the decoder keeps for the next block are the last three at most, each >= 0x80.
+      clean = true;
+      for (let i = Math.max(0, n - 3); i < n; i++) if (block[i] >= 0x80) clean = false;
+      if (text) yield text;
+    }
+    const tail = decoder.end();
+    if (tail) yield tail;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Streams a trace file observation by observation; a malformed trace is exit 2 naming the file.
- * `between`, when given, is awaited after each chunk (about 1 MiB) has been read: a writer of
+ * `between`, when given, is awaited after each chunk (64 KiB from a file) has been read: a writer of
  * the results that cannot keep up holds the reading back, so memory stays bounded.
  */
 export async function readTraceFile(file: string, onObservation: (o: AnyObservation) => void, between?: () => Promise<void> | undefined): Promise<TraceHeader> {
@@ -55,7 +101,7 @@ export async function readTraceFile(file: string, onObservation: (o: AnyObservat
     readTextFile(file); // throws the standard "cannot read" message
   }
   try {
-    return await streamTrace(pace(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string>), onObservation);
+    return await streamTrace(between ? paced(fileText(file), between) : fileText(file), onObservation);
   } catch (error) {
     if (error instanceof TraceError) throw new UsageError(`${file}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
@@ -82,6 +128,6 @@ export function readJsonFile(file: string): unknown {
 export async function readDnsNames(file: string): Promise<Map<string, string[]> | undefined> {
   if (file === '-') return undefined;
   const names = new ResolvedNames();
-  await readTraceFile(file, (o) => { if (o.protocol === 'dns') names.learn(o as Parameters<ResolvedNames['learn']>[0]); });
+  await readTraceFile(file, (o) => { if (isKnownObservation(o) && o.protocol === 'dns') names.learn(o); });
   return names.toMap();
 }

@@ -226,9 +226,11 @@ const str = (s: string | null): string => (s === null ? 'null' : JSON.stringify(
 
 /**
  * JSON text of fixes and near misses, which explain shares between the results of one
- * destination (bounded; a WeakMap cost more: every key an ephemeron for the collector).
+ * destination (bounded; a WeakMap cost more: every key an ephemeron for the collector). As
+ * small as core's cache of the details it mirrors (DETAILS_CACHED in eval/explain.ts): what it
+ * holds survives young-generation collections.
  */
-const sharedJson = new BoundedCache<object, string>(4096);
+const sharedJson = new BoundedCache<object, string>(256);
 function shared(value: object | null): string {
   if (value === null) return 'null';
   let text = sharedJson.get(value);

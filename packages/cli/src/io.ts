@@ -1,6 +1,6 @@
 /** The process edge of the CLI: streams, environment, exit codes, file reading and writing with clear errors. */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export const EXIT = {
@@ -36,18 +36,120 @@ export class UsageError extends Error {
   }
 }
 
-/** Reads a text file or throws a UsageError that names the file and the reason. */
-export function readTextFile(path: string): string {
+/**
+ * The most a text input (policy, config, preset catalog, policy tests, token file) may hold:
+ * 512 MiB, seven times the largest policy anyone has measured here (1M rules, 72 MB). Reading
+ * stops there, so `check /dev/zero` is a message, not an abort after 3 GB of memory.
+ */
+export const MAX_TEXT_INPUT_BYTES = 512 * 1024 * 1024;
+
+/** Reads a text file (UTF-8) or throws a UsageError that names the file and the reason. */
+export function readTextFile(path: string, limit = MAX_TEXT_INPUT_BYTES): string {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' :
-      code === 'EISDIR' ? 'is a directory, not a file' :
-      code === 'EACCES' || code === 'EPERM' ? 'permission denied' :
-      (error as Error).message;
-    throw new UsageError(`cannot read ${path}: ${reason}`);
+    throw new UsageError(`cannot read ${path}: ${readFailure(error)}`);
+  }
+  try {
+    return decodeText(readBounded(fd, path, limit), path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Everything an open file holds, up to `limit` bytes: a regular file larger than that is refused
+ * before it is read, anything else (a device, a pipe, standard input) once it passes the limit.
+ */
+export function readBounded(fd: number, shown: string, limit = MAX_TEXT_INPUT_BYTES): Buffer {
+  const over = () => new UsageError(`cannot read ${shown}: larger than ${formatBytes(limit)}, the most it may hold${shown.startsWith('/dev/') ? ' (an endless device?)' : ''}`);
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new UsageError(`cannot read ${shown}: ${readFailure({ code: 'EISDIR' })}`);
+    if (st.isFile() && st.size > limit) throw over();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > limit) throw over();
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // EAGAIN: a non-blocking standard input with nothing (yet) to read is what a closed terminal gives.
+    throw new UsageError(`cannot read ${shown}: ${readFailure(error)}`);
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1 << 20 ? `${n / (1 << 20)} MiB` : n >= 1024 ? `${n / 1024} KiB` : `${n} bytes`;
+}
+
+/** Why a read failed, in words (`no such file`, `is a directory, not a file`, ...). */
+export function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' ? 'no such file' :
+    code === 'EISDIR' ? 'is a directory, not a file' :
+    code === 'EACCES' || code === 'EPERM' ? 'permission denied' :
+    code === 'ENOTDIR' ? 'a part of the path is not a directory' :
+    code === 'ENAMETOOLONG' ? 'file name too long' :
+    code === 'ELOOP' ? 'too many symbolic links' :
+    code ?? String((error as Error)?.message ?? error);
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The text of a file that must be UTF-8 (policies, configs, tests: RFC 8259 JSON). A UTF-8 byte
+ * order mark is dropped; UTF-16 and UTF-32 (what some editors and PowerShell's `>` write) and
+ * bytes that are not UTF-8 are refused with a message saying so, instead of being read as
+ * replacement characters that then fail (or pass) far from the cause.
+ */
+export function decodeText(bytes: Uint8Array, shown: string): string {
+  const b = bytes;
+  const encoding =
+    b[0] === 0x00 && b[1] === 0x00 && b[2] === 0xfe && b[3] === 0xff ? 'UTF-32' :
+    b[0] === 0xff && b[1] === 0xfe && b[2] === 0x00 && b[3] === 0x00 ? 'UTF-32' :
+    (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) ? 'UTF-16' : undefined;
+  if (encoding) throw new UsageError(`cannot read ${shown}: it is ${encoding} text; save it as UTF-8`);
+  try {
+    return UTF8.decode(bytes); // drops a UTF-8 byte order mark
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    throw new UsageError(`cannot read ${shown}: not UTF-8 text (byte 0x${bytes[at].toString(16).padStart(2, '0')} at offset ${at}); save it as UTF-8`);
+  }
+}
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  // Bisect on the fatal decoder: the longest valid prefix ends where the sequence breaks.
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (validPrefix(bytes, mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  // The sequence broke at `lo`; when it began with a lead byte before it (`é` in Latin-1 followed
+  // by a newline), that lead byte is the one to name.
+  let start = lo - 1;
+  while (start >= 0 && start >= lo - 3 && (bytes[start] & 0xc0) === 0x80) start--;
+  const lead = bytes[start];
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return Math.min(start >= 0 && length > lo - start ? start : lo, bytes.length - 1);
+}
+
+function validPrefix(bytes: Uint8Array, end: number): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end), { stream: true });
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -68,53 +170,126 @@ export function paint(enabled: boolean) {
 
 /**
  * Writes a command's output: to stdout when `target` is undefined or `-`, otherwise to the file
- * `target` (relative to `io.cwd`) atomically: a temporary file beside it, then a rename, so a
- * failure leaves no file and an existing file untouched. A replaced file keeps its mode (a
- * `0600` file stays `0600`); a new file gets 0666 minus the umask, like any other tool's. A
- * device or FIFO (`/dev/stdout`, `/dev/null`) is written in place.
- * Returns where the text went (`undefined` for stdout). A failed write is a UsageError (exit 2).
+ * `target` (relative to `io.cwd`) through an `OutputFile`: atomically, keeping a replaced file's
+ * mode, devices and FIFOs written in place. Returns where the text went (`undefined` for stdout).
+ * A failed write is a UsageError (exit 2).
  */
 export function writeOutput(io: Io, target: string | undefined, text: string): string | undefined {
   if (target === undefined || target === '-') {
     io.stdout.write(text);
     return undefined;
   }
-  const path = resolve(io.cwd, target);
-  writeAtomically(path, text, target);
-  return path;
+  const out = new OutputFile(io.cwd, target);
+  try {
+    out.write(text);
+    out.commit();
+  } finally {
+    out.abort();
+  }
+  return out.path;
 }
 
-function writeAtomically(path: string, text: string, shown: string): void {
-  let existingMode: number | undefined;
-  try {
-    const st = statSync(path);
-    if (st.isDirectory()) throw new UsageError(`cannot write ${shown}: is a directory`);
-    if (!st.isFile()) {
-      // A device or a FIFO (`-o /dev/stdout`, `/dev/null`, a named pipe): written in place; renaming
-      // a file over it would replace the device itself.
-      try {
-        writeFileSync(path, text);
-      } catch (error) {
-        throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
-      }
-      return;
+/**
+ * A file a command writes (`-o FILE`, `check --fix`, `explain --apply`), the one place that knows how:
+ *
+ * - a regular file (new or replaced) is written to a temporary file beside it and renamed over it
+ *   by `commit`, so a failed or interrupted run leaves no partial file and the old one untouched;
+ *   `abort` (after a failure) removes the temporary file;
+ * - a replaced file keeps its mode (a `0600` file stays `0600`; the temporary file is private until
+ *   then); a new file gets 0666 minus the umask, like any other tool's;
+ * - a symbolic link is followed: the file it names is replaced, the link stays a link;
+ * - a device or FIFO (`/dev/stdout`, `/dev/null`, a named pipe) is written in place: renaming a
+ *   file over it would replace the device itself (and as root, for everyone);
+ * - a directory is refused before anything is written.
+ *
+ * Text may be written in pieces (`write`, bounded memory); every failure is a UsageError naming
+ * the file and the reason (exit 2).
+ */
+export class OutputFile {
+  /** The file written (symbolic links resolved). */
+  readonly path: string;
+  readonly isTTY = false;
+  private fd: number | undefined;
+  private readonly temp: string | undefined;
+
+  constructor(cwd: string, private readonly shown: string) {
+    if (shown === '') throw new UsageError('cannot write to an empty file name');
+    let path = resolve(cwd, shown);
+    let existingMode: number | undefined;
+    let inPlace = false;
+    try {
+      path = realpathSync(path);
+      const st = statSync(path);
+      if (st.isDirectory()) throw new UsageError(`cannot write ${shown}: ${WRITE_FAILURES.EISDIR}`);
+      if (st.isFile()) existingMode = st.mode & 0o7777;
+      else inPlace = true;
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      // Absent (a dangling link is written where it points), or unreadable: the open below says why.
+      path = danglingTarget(path);
     }
-    existingMode = st.mode & 0o7777;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    // Absent (or unreadable: then the rename below reports it).
+    this.path = path;
+    try {
+      if (inPlace) {
+        this.fd = openSync(path, 'w');
+        return;
+      }
+      this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      this.fd = openSync(this.temp, 'wx', existingMode === undefined ? 0o666 : 0o600);
+      // The umask may have narrowed the mode asked for: set the old file's mode exactly.
+      if (existingMode !== undefined) fchmodSync(this.fd, existingMode);
+    } catch (error) {
+      this.abort();
+      throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
+    }
   }
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    // Replacing a file: the temporary file is private until it has the old file's mode, so the new
-    // content is never readable by more people than the old was. A new file: umask decides.
-    writeFileSync(temp, text, { flag: 'wx', mode: existingMode === undefined ? 0o666 : 0o600 });
-    if (existingMode !== undefined) chmodSync(temp, existingMode);
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
+
+  write(text: string): boolean {
+    if (this.fd === undefined) throw new UsageError(`cannot write ${this.shown}: already closed`);
+    try {
+      writeSync(this.fd, text);
+    } catch (error) {
+      throw new UsageError(`cannot write ${this.shown}: ${writeFailure(error)}`);
+    }
+    return true;
   }
+
+  /** Closes the file and, for a regular file, renames the temporary file over it. */
+  commit(): void {
+    if (this.fd === undefined) return;
+    try {
+      const fd = this.fd;
+      this.fd = undefined;
+      closeSync(fd);
+      if (this.temp !== undefined) renameSync(this.temp, this.path);
+    } catch (error) {
+      this.abort();
+      throw new UsageError(`cannot write ${this.shown}: ${writeFailure(error)}`);
+    }
+  }
+
+  /** After a failure (or after `commit`, harmlessly): closes and removes the temporary file. */
+  abort(): void {
+    if (this.fd !== undefined) {
+      try { closeSync(this.fd); } catch { /* already failing */ }
+      this.fd = undefined;
+    }
+    if (this.temp !== undefined) rmSync(this.temp, { force: true });
+  }
+}
+
+/** Where a dangling symbolic link points (so that writing through it creates its target), else the path itself. */
+function danglingTarget(path: string): string {
+  for (let i = 0; i < 40; i++) {
+    let link: string;
+    try {
+      link = readlinkSync(path);
+    } catch {
+      return path;
+    }
+    path = resolve(dirname(path), link);
+  }
+  return path;
 }
 
 const WRITE_FAILURES: Record<string, string> = {
@@ -127,7 +302,10 @@ const WRITE_FAILURES: Record<string, string> = {
   EPERM: 'permission denied',
   ENOENT: 'no such directory',
   ENOTDIR: 'not a directory',
-  EISDIR: 'is a directory',
+  EISDIR: 'is a directory, not a file',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'file name too long',
+  ENXIO: 'no reader on the other end (a FIFO or socket)',
   EBADF: 'not open for writing',
 };
 
@@ -166,5 +344,40 @@ export function guardStandardStreams(
     if (ending) return;
     ending = true;
     proc.exit(error.code === 'EPIPE' ? EXIT.brokenPipe : EXIT.usage);
+  });
+}
+
+/**
+ * An error the CLI did not expect, as one line (`label: internal error: message`): no stack trace
+ * reaches the user, unless NETPOLICY_DEBUG=1 asks for it (for a bug report).
+ */
+export function internalError(label: string, error: unknown, env: Record<string, string | undefined>): string {
+  const message = String((error as Error)?.message ?? error).split('\n')[0];
+  const stack = env.NETPOLICY_DEBUG === '1' ? `\n${String((error as Error)?.stack ?? '')}` : '';
+  return `${label}: internal error: ${message} (please report it; NETPOLICY_DEBUG=1 shows where)${stack}\n`;
+}
+
+/**
+ * Sets the process's exit code from the command's result. A command whose work never completes
+ * (a stream or socket that neither ends nor fails, as a body read in the platform's fetch can)
+ * would otherwise let Node exit with 0 once nothing is left to do: a silent success that wrote
+ * nothing. Then this says so in one line and exits 70.
+ */
+export function exitWhenSettled(
+  proc: { exitCode?: number | string | null; stderr: { write(text: string): unknown }; once(event: 'beforeExit', listener: () => void): unknown },
+  pending: Promise<number>,
+  label: string,
+  env: Record<string, string | undefined>,
+): void {
+  let settled = false;
+  pending.then(
+    (code) => { settled = true; proc.exitCode = code; },
+    (error) => { settled = true; proc.stderr.write(internalError(label, error, env)); proc.exitCode = EXIT.internal; },
+  );
+  proc.once('beforeExit', () => {
+    if (settled) return;
+    settled = true;
+    proc.stderr.write(`${label}: internal error: the command stopped before finishing (an operation never completed); its output is incomplete\n`);
+    proc.exitCode = EXIT.internal;
   });
 }

@@ -1,7 +1,8 @@
 /** `netpolicy`: dispatches to one command module; each command is loaded only when used. */
-import { EXIT, UsageError, guardStandardStreams, type Io } from './io';
+import { EXIT, UsageError, exitWhenSettled, guardStandardStreams, internalError, type Io } from './io';
 import { escapeControl } from './escape';
 import type { Command } from './command';
+import { didYouMean } from './args';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
   init: { summary: 'Start a policy: a commented starter with presets for the package managers found here, and a sample test file', load: () => import('./commands/init') },
@@ -47,13 +48,18 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const entry = commands[name];
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
-    io.stderr.write(`netpolicy: unknown command \`${escapeControl(name)}\`. Commands: ${Object.keys(commands).join(', ')}.\n`);
+    const names = Object.keys(commands);
+    const option = name.startsWith('-');
+    const near = didYouMean(name, option ? ['--help', '--version'] : [...names, 'help']);
+    io.stderr.write(`netpolicy: unknown ${option ? 'option' : 'command'} \`${escapeControl(name)}\`${near || '.'} Commands: ${names.join(', ')}.\n`);
     return EXIT.usage;
   }
   const { command } = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // `-h` anywhere before `--` (after it, `-h` is a file name).
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (options.includes('--help') || options.includes('-h')) {
     io.stdout.write(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
     return EXIT.ok;
   }
@@ -69,8 +75,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }
       return error.exitCode;
     }
-    const stack = (error as Error)?.stack ?? String(error);
-    io.stderr.write(`netpolicy ${name}: internal error: ${stack.split('\n').map(escapeControl).join('\n')}\n`);
+    io.stderr.write(internalError(`netpolicy ${name}`, error, io.env));
     return EXIT.internal;
   }
 }
@@ -81,13 +86,5 @@ if (isEntry) {
   const argv = process.argv.slice(2);
   const label = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? `netpolicy ${argv[0]}` : 'netpolicy';
   guardStandardStreams(process, () => label);
-  main(argv, io).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      process.stderr.write(`netpolicy: ${(error as Error)?.stack ?? error}\n`);
-      process.exitCode = EXIT.internal;
-    },
-  );
+  exitWhenSettled(process, main(argv, io), label, io.env);
 }

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { LineIndex, parseProjectConfig, PROJECT_CONFIG_FILE, type PresetCatalog, type ProjectConfig } from '@netpolicy/core';
-import { UsageError } from './io';
+import { EXIT, UsageError } from './io';
 import { readInput } from './report-output';
 import { presetCatalogOption } from './presets-option';
 
@@ -62,13 +62,11 @@ export class ConfigFinder {
     const { config, diagnostics } = parseProjectConfig(text, resolve(this.cwd, path));
     if (diagnostics.length > 0) {
       const lines = new LineIndex(text);
-      throw new UsageError([
-        `${file} is not a valid netpolicy config:`,
-        ...diagnostics.map((d) => {
-          const p = lines.positionAt(d.offset);
-          return `  ${file}:${p.line + 1}:${p.character + 1}: ${d.code}: ${d.message}`;
-        }),
-      ].join('\n'));
+      // One line each (a message never carries line breaks of its own: they would be escaped).
+      throw new UsageError(`${file} is not a valid netpolicy config:`, EXIT.usage, diagnostics.map((d) => {
+        const p = lines.positionAt(d.offset);
+        return `${file}:${p.line + 1}:${p.character + 1}: ${d.code}: ${d.message}`;
+      }));
     }
     const catalog = this.presetsFile === undefined && config.presetCatalog !== undefined ? presetCatalogOption(config.presetCatalog) : this.defaultCatalog;
     return { file, config, catalog };

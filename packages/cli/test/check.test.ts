@@ -1,5 +1,5 @@
-import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './run-cli';
@@ -16,6 +16,9 @@ beforeAll(() => {
   writeFileSync(join(dir, 'tree/network-policy.json'), '{"default": "nope"}');
   writeFileSync(join(dir, 'tree/other.json'), 'not a policy, not looked at');
   writeFileSync(join(dir, 'catalog.json'), JSON.stringify({ presets: [{ name: 'forge-a', known: { sources: [{ git: { https: [{ baseUrl: 'https://forge-a.example' }] } }] } }] }));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('netpolicy check (as a process)', () => {

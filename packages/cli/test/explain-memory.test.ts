@@ -6,7 +6,7 @@
  * Before results were streamed, this ran out of heap (every result was kept as a string).
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,23 @@ describe('explain: a big trace in bounded memory (issue 10 item 1)', () => {
     expect(report.results).toHaveLength(COUNT);
     expect(report.results[1]).toMatchObject({ sequence: 2, model: { verdict: 'deny' }, fix: { pointer: '/connections/-' } });
     expect(report.results[COUNT - 1].sequence).toBe(COUNT);
+  }, 90000);
+
+  it('--format json to a slow pipe: waits for it without piling up listeners (no warning on stderr)', async () => {
+    const child = spawn(process.execPath, [bin, 'explain', '--policy', policy, '--trace', trace, '--format', 'json', '--only', 'all'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let bytes = 0;
+    let reads = 0;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    // A reader slower than the writer: each chunk is taken, then the pipe is left full for a while.
+    child.stdout.on('data', (d: Buffer) => {
+      bytes += d.length;
+      if (++reads % 4 === 0) { child.stdout.pause(); setTimeout(() => child.stdout.resume(), 5); }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(bytes).toBeGreaterThan(HEAP_MB * 1024 * 1024 * 0.5);
   }, 90000);
 
   it('--format text --only denied: the same trace, groups kept bounded', () => {

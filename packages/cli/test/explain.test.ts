@@ -1,6 +1,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { runCli } from './run-cli';
+import { spawnSync } from 'node:child_process';
+import { bin, repoRoot, runCli } from './run-cli';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/main';
@@ -156,6 +157,57 @@ describe('explain: a trace invalid partway', () => {
         else expect(() => JSON.parse(r.stdout)).toThrow();
       }
     }
+  });
+});
+
+describe('explain: reading a trace file', () => {
+  it('decodes UTF-8 across read blocks (64 KiB; 1 MiB is a boundary) like readFileSync: characters cut by a block boundary kept, malformed bytes as U+FFFD', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'netpolicy-explain-utf8-')), 'trace.json');
+    const parts: Buffer[] = [Buffer.from('{"observations":[')];
+    let size = parts[0].length;
+    // Requests whose URLs hold 2-, 3- and 4-byte characters, shifted by one byte each time so that
+    // every block boundary falls inside some character; a few hold a byte that is not UTF-8.
+    for (let i = 0; size < 2.5 * (1 << 20); i++) {
+      const head = Buffer.from(`${i ? ',' : ''}{"protocol":"http","sequence":${i},"url":"https://h.example/${'a'.repeat(i % 4)}é€😀`);
+      const bad = i % 997 === 0 ? Buffer.from([0xff, 0xc3]) : Buffer.alloc(0);
+      const tail = Buffer.from(`${'b'.repeat(200)}","denied":true}`);
+      parts.push(head, bad, tail);
+      size += head.length + bad.length + tail.length;
+    }
+    parts.push(Buffer.from(']}'));
+    // Spaces before the first element move the first block boundary into a character (a continuation byte).
+    const body = Buffer.concat(parts);
+    let pad = 0;
+    while ((body[(1 << 20) - pad] & 0xc0) !== 0x80) pad++;
+    writeFileSync(file, Buffer.concat([parts[0], Buffer.alloc(pad, 0x20), body.subarray(parts[0].length)]));
+    expect(readFileSync(file)[1 << 20] & 0xc0).toBe(0x80);
+    const expected = (JSON.parse(readFileSync(file, 'utf8')).observations as { url: string }[]).map((o) => `GET ${o.url}`);
+    expect(expected.some((d) => d.includes('\ufffd'))).toBe(true);
+    const r = spawnSync(process.execPath, [bin, 'explain', '--format', 'json', '--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', file], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26, timeout: 30000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout).results as { destination: string }[]).map((x) => x.destination)).toEqual(expected);
+  });
+
+  it('a block that ends in the first byte of a character, followed by ASCII alone: the byte is U+FFFD, nothing lost', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'netpolicy-explain-utf8-')), 'trace.json');
+    const record = (i: number) => `{"protocol":"http","sequence":${i},"url":"https://h.example/${i}/${'c'.repeat(100)}","denied":true}`;
+    let head = '{"observations":[';
+    for (let i = 0; head.length < (1 << 20) - 400; i++) head += `${record(i)},`;
+    // The last record of the first block: its URL runs to the block's last byte, a lone 0xc3.
+    const open = `{"protocol":"http","sequence":-1,"url":"https://h.example/cut/`;
+    const fill = (1 << 20) - 1 - Buffer.byteLength(head) - open.length;
+    const first = Buffer.concat([Buffer.from(head + open + 'd'.repeat(fill)), Buffer.from([0xc3])]);
+    expect(first.length).toBe(1 << 20);
+    let rest = 'tail","denied":true}';
+    for (let i = 0; rest.length < 300000; i++) rest += `,${record(100000 + i)}`;
+    writeFileSync(file, Buffer.concat([first, Buffer.from(`${rest}]}`)]));
+    const expected = (JSON.parse(readFileSync(file, 'utf8')).observations as { url: string }[]).map((o) => `GET ${o.url}`);
+    expect(expected.filter((d) => d.includes('\ufffdtail'))).toHaveLength(1);
+    const r = spawnSync(process.execPath, [bin, 'explain', '--format', 'json', '--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', file], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26, timeout: 30000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout).results as { destination: string }[]).map((x) => x.destination)).toEqual(expected);
   });
 });
 

@@ -10,6 +10,8 @@ export interface ProcOptions {
   cwd?: string;
   /** A file to open for the child's stdout (e.g. /dev/full) instead of a pipe. */
   stdoutFile?: string;
+  /** A file to open for the child's stdin (bytes as they are) instead of none. */
+  stdinFile?: string;
   /** Run under this umask (through /bin/sh). */
   umask?: string;
   input?: string;
@@ -19,15 +21,17 @@ export interface ProcOptions {
 export function runProc(args: string[], options: ProcOptions = {}): Promise<Proc> {
   return new Promise((resolve, reject) => {
     const fd = options.stdoutFile ? openSync(options.stdoutFile, 'w') : undefined;
+    const inFd = options.stdinFile ? openSync(options.stdinFile, 'r') : undefined;
     const argv = options.umask
       ? ['/bin/sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, bin, ...args]] as const
       : [process.execPath, [bin, ...args]] as const;
     const child = spawn(argv[0], [...argv[1]], {
       cwd: options.cwd ?? root,
       env: { PATH: process.env.PATH, NO_COLOR: '1', NETPOLICY_RETRY_BASE_MS: '1', ...options.env },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', fd ?? 'pipe', 'pipe'],
+      stdio: [inFd ?? (options.input === undefined ? 'ignore' : 'pipe'), fd ?? 'pipe', 'pipe'],
     });
     if (fd !== undefined) closeSync(fd);
+    if (inFd !== undefined) closeSync(inFd);
     if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';

@@ -48,6 +48,19 @@ describe("Node's parser errors are problem documents", () => {
   });
 });
 
+describe('an HTTP/1.1 request without Host (RFC 9112 3.2)', () => {
+  it('is a 400 problem document (Node answered it with an empty body)', async () => {
+    const r = await rawRequest(serve.url, `GET ${TRACE} HTTP/1.1\r\nconnection: close\r\nauthorization: Bearer demo-token-valid\r\n\r\n`);
+    const body = expectProblem(r, 400);
+    expect(body.detail).toBe('An HTTP/1.1 request needs a Host header (RFC 9112 3.2).');
+  });
+
+  it('HTTP/1.0 needs none', async () => {
+    const r = await rawRequest(serve.url, `GET ${TRACE} HTTP/1.0\r\nauthorization: Bearer demo-token-valid\r\n\r\n`);
+    expect(r.status).toBe(200);
+  });
+});
+
 describe('HEAD wherever GET works (RFC 9110 9.3.2)', () => {
   for (const path of [TRACE, SBOM, ARTIFACT]) {
     it(`HEAD ${path.split('?')[0]}: the GET's status and headers, no body`, async () => {

@@ -1,8 +1,8 @@
 /**
  * Issue 9: the CLI as a new user meets it. Every test runs the built CLI as a process.
  */
-import { describe, expect, it, beforeEach } from 'vitest';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, beforeEach, afterEach } from 'vitest';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,9 @@ const fx = (p: string) => join(repoRoot, 'fixtures/traces', p);
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'netpolicy-newuser-'));
+});
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('check never passes without checking something (item 1, 2)', () => {

@@ -2,15 +2,16 @@
  * `npm test`'s closing line comes from scripts/count-reporter.mjs, a silent vitest reporter
  * (issue 9 item 10: the JSON reporter announced a report file that scripts/test.mjs then deleted).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './run-cli';
 
 function runVitest(files: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'netpolicy-reporter-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const counts = join(dir, 'counts.json');
   const r = spawnSync(join(repoRoot, 'node_modules/.bin/vitest'), ['run', '--root', dir, '--globals', '--reporter=default', `--reporter=${join(repoRoot, 'scripts/count-reporter.mjs')}`], {

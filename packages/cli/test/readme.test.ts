@@ -4,8 +4,8 @@
  * requirements.txt, as the tour says) and its output is compared with the lines shown. A line
  * `...` stands for any number of lines; a line ending in ` ...` for any ending.
  */
-import { describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, runCli } from './run-cli';
@@ -45,6 +45,7 @@ function matches(expected: string[], actual: string[]): boolean {
 describe('README', () => {
   it('every command of the tour prints what the README shows', () => {
     const dir = mkdtempSync(join(tmpdir(), 'netpolicy-readme-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     cpSync(join(repoRoot, 'fixtures'), join(dir, 'fixtures'), { recursive: true });
     writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion": 3}\n');
     writeFileSync(join(dir, 'requirements.txt'), 'requests==2.32.3\n');

@@ -1,5 +1,5 @@
-import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/main';
@@ -22,6 +22,9 @@ beforeAll(() => {
     { name: 'npm via the preset', http: { url: 'https://registry.npmjs.org/x' }, expect: 'allow', rule: 'preset:npm' },
   ] }));
   writeFileSync(join(dir, 'bad.tests.json'), JSON.stringify({ tests: [{ http: { url: 'https://x' }, expect: 'sometimes' }] }));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('netpolicy suggest', () => {

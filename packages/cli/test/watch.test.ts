@@ -1,7 +1,7 @@
 /** `check --watch` and `explain --watch` as processes: run, modify the file, see the re-run, kill (issue 9 item 11). */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, repoRoot } from './run-cli';
@@ -40,6 +40,7 @@ function start(args: string[]) {
 describe('--watch', () => {
   it('check --watch re-checks when the policy changes (also when saved by rename)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'netpolicy-watch-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'p.netpolicy.json');
     writeFileSync(file, '{"default": "deny", "presets": []}');
     const p = start(['check', '--watch', file]);
@@ -58,6 +59,7 @@ describe('--watch', () => {
 
   it('explain --watch explains again when the policy changes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'netpolicy-watch-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const policy = join(dir, 'p.netpolicy.json');
     copyFileSync(join(repoRoot, 'fixtures/traces/npm-build/policy.netpolicy.json'), policy);
     const p = start(['explain', '--watch', '--format', 'json', '--policy', policy, '--trace', join(repoRoot, 'fixtures/traces/npm-build/trace.json')]);

@@ -127,8 +127,29 @@ function describeNetworkError(error: unknown): string {
   return `network error (${detail})`;
 }
 
-/** Reads the body, stopping (and failing) past `limit` bytes. */
-async function readBody(response: Response, limit: number, hardLimit: boolean, onProgress?: TransportOptions['onProgress']): Promise<Uint8Array> {
+/**
+ * One read of a body that ends when `signal` aborts, whatever the stream does: a platform fetch
+ * can leave a read pending for ever after the abort (Node 20's, when a body labelled gzip is not
+ * gzip), and nothing would then be left to wake the caller.
+ */
+function readOrAbort(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined): Promise<ReadableStreamReadResult<Uint8Array>> {
+  if (!signal) return reader.read();
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reader.cancel().catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    reader.read().then(
+      (result) => { signal.removeEventListener('abort', onAbort); resolve(result); },
+      (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error); },
+    );
+  });
+}
+
+/** Reads the body, stopping (and failing) past `limit` bytes, or when `signal` aborts. */
+async function readBody(response: Response, limit: number, hardLimit: boolean, signal: AbortSignal, onProgress?: TransportOptions['onProgress']): Promise<Uint8Array> {
   const lengthHeader = response.headers.get('content-length');
   const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
   if (hardLimit && total !== undefined && total > limit) {
@@ -140,7 +161,7 @@ async function readBody(response: Response, limit: number, hardLimit: boolean, o
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readOrAbort(reader, signal);
     if (done) break;
     received += value.byteLength;
     if (received > limit) {
@@ -259,7 +280,12 @@ async function attemptOnce(url: URL, origin: string, accept: string, opts: Trans
         await response.body?.cancel().catch(() => {});
         const location = response.headers.get('location');
         if (!location) throw new ApiError(`HTTP ${response.status} redirect without a Location header`, { kind: 'redirect', status: response.status });
-        const next = new URL(location, current);
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          throw new ApiError(`HTTP ${response.status} redirect to ${JSON.stringify(redact(location.slice(0, 200), opts.token))}, which is not a URL`, { kind: 'redirect', status: response.status });
+        }
         if (!sameOrigin(next, origin)) {
           throw new ApiError(`the service redirected to another origin (${redact(next.origin, opts.token)}); not following it, so the token stays with ${origin}`, { kind: 'redirect', status: response.status });
         }
@@ -268,10 +294,10 @@ async function attemptOnce(url: URL, origin: string, accept: string, opts: Trans
         continue;
       }
       if (response.status >= 200 && response.status < 300) {
-        const body = await readBody(response, opts.maxResponseBytes, true, opts.onProgress);
+        const body = await readBody(response, opts.maxResponseBytes, true, controller.signal, opts.onProgress);
         return { status: response.status, headers: response.headers, body, url: current.href };
       }
-      const body = await readBody(response, ERROR_BODY_LIMIT, false);
+      const body = await readBody(response, ERROR_BODY_LIMIT, false, controller.signal);
       const error = errorFromResponse(response.status, response.headers, body, opts.token, 1);
       if (RETRYABLE_STATUSES.has(response.status)) {
         throw new Retryable(error.message, response.status, parseRetryAfter(response.headers.get('retry-after')), error.problem);

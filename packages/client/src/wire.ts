@@ -55,6 +55,6 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 5
 /** Classifies an error status per D2; `undefined` for a status D2 does not name. */
 export function classifyStatus(status: number): ProblemCondition | undefined {
   for (const [condition, s] of Object.entries(CONDITION_STATUS)) if (s === status) return condition as ProblemCondition;
-  if (RETRYABLE_STATUSES.has(status) || status >= 500) return 'unavailable';
+  if (RETRYABLE_STATUSES.has(status) || (status >= 500 && status <= 599)) return 'unavailable';
   return undefined;
 }

@@ -244,3 +244,53 @@ describe('timeouts past what a timer holds (issue 10 item 6)', () => {
     }
   });
 });
+
+describe('responses the platform fetch handles badly (re-probe)', () => {
+  it('a body whose read never ends, even after the abort (Node 20 fetch on a bad gzip body): the attempt times out', async () => {
+    // What Node 20's fetch does for a body labelled gzip that is not gzip, about one time in two:
+    // the read stays pending after the abort, and the process would exit 0 with nothing written.
+    let reads = 0;
+    const stuck: typeof fetch = async () => new Response(new ReadableStream<Uint8Array>({
+      pull: () => { reads++; return new Promise<void>(() => {}); }, // never enqueues, never errors
+      cancel: () => new Promise<void>(() => {}), // and cancelling hangs too
+    }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const client = new NetpolicyClient({ baseUrl: 'http://127.0.0.1:1', fetch: stuck, timeoutMs: 200, maxAttempts: 2, retryBaseMs: 1 });
+    const started = Date.now();
+    const error = await client.getNetworkTrace(job).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('unavailable');
+    expect((error as ApiError).message).toMatch(/^service unavailable after 2 attempts in [\d.]+ s: no complete response within 0\.2 s$/);
+    expect(reads).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('an error body whose read never ends: the attempt times out too', async () => {
+    const stuck: typeof fetch = async () => new Response(new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => {}) }), { status: 503 });
+    const client = new NetpolicyClient({ baseUrl: 'http://127.0.0.1:1', fetch: stuck, timeoutMs: 150, maxAttempts: 1 });
+    const error = await client.getNetworkTrace(job).then(() => undefined, (e: unknown) => e);
+    expect((error as ApiError).kind).toBe('unavailable');
+    expect((error as ApiError).message).toContain('no complete response within 0.1 s');
+  });
+
+  it('a redirect to a Location that is not a URL: a redirect error (exit 7), not retried as a network error', async () => {
+    let calls = 0;
+    const redirecting: typeof fetch = async () => {
+      calls++;
+      return new Response(null, { status: 302, headers: { location: `http://[::1/${TOKEN}` } });
+    };
+    const client = new NetpolicyClient({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, fetch: redirecting, maxAttempts: 3, retryBaseMs: 1 });
+    const error = await client.getNetworkTrace(job).then(() => undefined, (e: unknown) => e);
+    expect((error as ApiError).kind).toBe('redirect');
+    expect((error as ApiError).message).toBe('HTTP 302 redirect to "http://[::1/[redacted]", which is not a URL');
+    expect(calls).toBe(1);
+  });
+
+  it('a status outside 1xx-5xx (600) is an API failure, not "service unavailable"', async () => {
+    scenarios['status-600'] = (_q, r) => send(r, 600, 'text/plain', 'odd');
+    const client = new NetpolicyClient({ baseUrl: `${base}/status-600`, maxAttempts: 2, retryBaseMs: 1 });
+    const error = await client.getNetworkTrace(job).then(() => undefined, (e: unknown) => e);
+    expect((error as ApiError).kind).toBe('api');
+    expect((error as ApiError).status).toBe(600);
+    expect(counts.get('status-600')).toBe(1);
+  });
+});

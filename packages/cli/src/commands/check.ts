@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate } from '@netpolicy/core';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
@@ -68,13 +68,24 @@ function expand(path: string, configs: ConfigFinder): Found | undefined {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full, depth + 1);
-      else if (entry.name === PROJECT_CONFIG_FILE) continue;
+      else if (entry.name === PROJECT_CONFIG_FILE || !isRegularFile(entry, full)) continue;
       else if (isPolicyFile(relative(root, resolve(full)).split('\\').join('/'), patterns)) found.files.push(full);
       else if (/\.jsonc?$/i.test(entry.name)) found.skipped.push(full);
     }
   };
   walk(path, 0);
   return found;
+}
+
+/** A FIFO, socket or device named like a policy is not read (a FIFO with no writer would block the run). */
+function isRegularFile(entry: Dirent, full: string): boolean {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(full).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function noPolicyMessage(dir: string, skipped: string[], configFile: string | undefined, patterns: string[]): string {

@@ -1,10 +1,10 @@
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
-import { checkOneStdin, reportSink } from '../report-output';
+import { canReadTwice, checkOneStdin, reportSink } from '../report-output';
 import { PolicyDiffer, type VerdictChange } from '@netpolicy/core';
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { escapeControl as e } from '../escape';
+import { clipped as e } from '../escape';
 import { loadPolicy, readDnsNames, readTraceFile } from '../explain-inputs';
 
 export const spec: CommandSpec = {
@@ -47,7 +47,7 @@ export const command: Command = {
     const changes: Listed[] = [];
     const counts = { 'newly-allowed': 0, 'newly-denied': 0, 'rule-changed': 0 };
     for (const trace of traces) {
-      differ.beginTrace(await readDnsNames(trace));
+      differ.beginTrace(canReadTwice(trace) ? await readDnsNames(trace) : undefined);
       await readTraceFile(trace, (o) => {
         const change = differ.add(o);
         if (!change) return;
@@ -67,7 +67,11 @@ export const command: Command = {
         const list = changes.filter((x) => x.change === kind);
         if (!list.length) return;
         const groups = new Map<string, Listed[]>();
-        for (const x of list) groups.set(x.destination, [...(groups.get(x.destination) ?? []), x]);
+        for (const x of list) {
+          const group = groups.get(x.destination);
+          if (group) group.push(x);
+          else groups.set(x.destination, [x]);
+        }
         out.push(c.bold(`${title}: ${list.length}`));
         for (const [dest, xs] of groups) {
           const x = xs[0];

@@ -37,12 +37,24 @@ the policy file.`,
   exitCodes: [[0, 'explained'], [1, 'a --fail-on condition held'], [2, 'usage error, unreadable file, or an input that is not a valid policy or trace']],
 };
 
-type Out = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
+type Out = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; removeListener?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
 
-/** Resolves once stdout can take more (at once when it is not a stream that pushes back). */
+const DRAIN_EVENTS = ['drain', 'close', 'error'];
+
+/**
+ * Resolves once stdout can take more (at once when it is not a stream that pushes back). The
+ * listeners of the events that did not happen are removed: left behind, a long report to a slow
+ * pipe piled them up (Node's MaxListenersExceededWarning on stderr).
+ */
 function drained(stdout: Out): Promise<void> | undefined {
   if (!stdout.writableNeedDrain || typeof stdout.once !== 'function') return undefined;
-  return new Promise((resolve) => { stdout.once!('drain', resolve); stdout.once!('close', resolve); stdout.once!('error', resolve); });
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of DRAIN_EVENTS) stdout.removeListener?.(event, done);
+      resolve();
+    };
+    for (const event of DRAIN_EVENTS) stdout.once!(event, done);
+  });
 }
 
 const SPOOL_MEMORY = 4 << 20;

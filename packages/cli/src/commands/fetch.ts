@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseCommandArgs } from '../args';
+import { outputOption, parseCommand, usageText, type CommandSpec } from '../args';
 import {
   ApiError, MAX_TIMEOUT_MS, NetpolicyClient, NetpolicyError, parseDigest, type ApiResult, type ArtifactKind,
 } from '@netpolicy/client';
@@ -10,79 +10,70 @@ import { EXIT, UsageError, readTextFile, writeOutput, type Io } from '../io';
 /** Largest --attempts: more would only stretch a failure (the total budget bounds them anyway). */
 const MAX_ATTEMPTS = 100;
 
-const usage = `Usage:
-  netpolicy fetch sbom|trace --repo OWNER/REPO --job-id N [--provider ciprovider] [--output FILE]
-  netpolicy fetch artifact --kind K --digest ALG:HEX [--repository OWNER/REPO] [--output FILE]
-
-Downloads a job's CycloneDX 1.7 SBOM, a job's network trace, or an artifact record (which jobs
+export const spec: CommandSpec = {
+  name: 'fetch',
+  summary: 'Download a job SBOM or trace, or an artifact record, from the service',
+  synopsis: [
+    'fetch sbom|trace --repo OWNER/REPO --job-id N [--provider ciprovider] [options]',
+    'fetch artifact --kind K --digest ALG:HEX [--repository OWNER/REPO] [options]',
+  ],
+  description: `Downloads a job's CycloneDX 1.7 SBOM, a job's network trace, or an artifact record (which jobs
 published an artifact) from the job provenance service, checks it, and writes it to stdout
 or FILE. Selectors are checked before any request: --repo OWNER/REPO, --job-id a decimal
 number up to 18446744073709551615, --kind oci_manifest|oci_index|ci_cache, --digest
-sha256:<64 hex> or sha512:<128 hex>; ci_cache needs sha256 and --repository.
-
-Options:
-  --output, -o FILE    write here instead of stdout (atomically: a failure leaves no file;
-                       a replaced file keeps its mode; \`-\` is stdout)
-  --base-url URL       service base URL (default: $NETPOLICY_BASE_URL); https, or http only
-                       for localhost, 127.0.0.0/8 and ::1
-  --token-file FILE    read the access token from FILE (default: $NETPOLICY_TOKEN); tokens
-                       are never taken as a plain option and never printed
-  --no-validate        do not validate the SBOM as CycloneDX 1.7 (JSON and media type are
-                       still checked)
-  --timeout SECONDS    timeout of one attempt (default 30, at most 86400)
-  --attempts N         attempts in all for 429/502/503/504, timeouts and network errors
-                       (default 4, at least 3 recommended, at most 100); Retry-After
-                       (delta-seconds or HTTP-date) is honoured
-  --quiet              no retry or progress messages on stderr
-
-Environment:
-  NETPOLICY_BASE_URL   base URL when --base-url is not given
-  NETPOLICY_TOKEN      access token when --token-file is not given
-  NETPOLICY_RETRY_BASE_MS, NETPOLICY_TOTAL_TIMEOUT_MS
-                       first backoff delay (default 500) and budget for all attempts
-                       (default 120000), in milliseconds, each at most 86400000 (one day)
-
-Examples:
-  NETPOLICY_BASE_URL=https://provenance.example NETPOLICY_TOKEN=... \\
-    netpolicy fetch trace --repo acme/webapp --job-id 1001 -o trace.json
-  netpolicy fetch artifact --kind ci_cache --repository acme/webapp \\
-    --digest sha256:0123...cdef --token-file ~/.netpolicy-token
-
-Exit codes: 0 written; 2 usage error, selector refused locally, insecure base URL,
-unreadable token file, token shorter than 8 characters or not visible ASCII, a timeout over its maximum, a failed
-write (disk full); 3 authentication failed (401); 4 not found (404); 5 job not
-terminal (409); 6 service unavailable once retries ran out (5xx, 429, timeout, network
-error); 7 any other API failure (other 4xx, wrong media type, invalid or truncated body,
-invalid CycloneDX, redirect to another origin); 141 stdout was a closed pipe.
-`;
-
-const WHAT = ['sbom', 'trace', 'artifact'] as const;
+sha256:<64 hex> or sha512:<128 hex>; ci_cache needs sha256 and --repository. The token comes
+from NETPOLICY_TOKEN or --token-file, never from a plain option; it is sent only to the base
+URL's origin and never printed.`,
+  options: {
+    repo: { type: 'string', value: 'OWNER/REPO', help: 'The job\'s repository (sbom, trace).' },
+    'job-id': { type: 'string', value: 'N', help: 'The job\'s id, a decimal number (sbom, trace).' },
+    provider: { type: 'string', value: 'ciprovider', help: 'The job\'s CI provider (sbom, trace). Default: ciprovider.' },
+    kind: { type: 'string', value: 'oci_manifest|oci_index|ci_cache', help: 'The artifact\'s kind (artifact).' },
+    digest: { type: 'string', value: 'ALG:HEX', help: 'The artifact\'s digest, sha256:<64 hex> or sha512:<128 hex> (artifact).' },
+    repository: { type: 'string', value: 'OWNER/REPO', help: 'The repository of a ci_cache artifact (artifact).' },
+    output: { ...outputOption, help: 'Write the download to FILE instead of stdout (atomically: a failure leaves no file; a replaced file keeps its mode; `-` is stdout).' },
+    'base-url': { type: 'string', value: 'URL', help: 'Service base URL (default: $NETPOLICY_BASE_URL); https, or http only for localhost, 127.0.0.0/8 and ::1.' },
+    'token-file': { type: 'string', value: 'FILE', help: 'Read the access token from FILE (default: $NETPOLICY_TOKEN). Tokens are never taken as a plain option and never printed.' },
+    'no-validate': { type: 'boolean', help: 'Do not validate the SBOM as CycloneDX 1.7 (JSON and media type are still checked; sbom).' },
+    timeout: { type: 'string', value: 'SECONDS', help: `Timeout of one attempt (default 30, at most ${MAX_TIMEOUT_MS / 1000}).` },
+    attempts: { type: 'string', value: 'N', help: `Attempts in all for 429/502/503/504, timeouts and network errors (default 4, at least 3 recommended, at most ${MAX_ATTEMPTS}); Retry-After (delta-seconds or HTTP-date) is honoured.` },
+    quiet: { type: 'boolean', help: 'No retry or progress messages on stderr.' },
+  },
+  operands: { min: 1, max: 1, name: 'sbom|trace|artifact (what to download)', choices: ['sbom', 'trace', 'artifact'] },
+  environment: [
+    ['NETPOLICY_BASE_URL', 'Base URL when --base-url is not given.'],
+    ['NETPOLICY_TOKEN', 'Access token when --token-file is not given (at least 8 visible ASCII characters).'],
+    ['NETPOLICY_RETRY_BASE_MS', `First backoff delay in milliseconds (default 500, at most ${MAX_TIMEOUT_MS}, one day).`],
+    ['NETPOLICY_TOTAL_TIMEOUT_MS', `Budget for all attempts and waits, in milliseconds (default 120000, at most ${MAX_TIMEOUT_MS}, one day).`],
+  ],
+  examples: [
+    'NETPOLICY_BASE_URL=https://provenance.example NETPOLICY_TOKEN=... netpolicy fetch trace --repo acme/webapp --job-id 1001 -o trace.json',
+    'netpolicy fetch artifact --kind ci_cache --repository acme/webapp --digest sha256:0123...cdef --token-file ~/.netpolicy-token',
+  ],
+  exitCodes: [
+    [0, 'written'],
+    [2, 'usage error, selector refused locally, insecure base URL, unreadable token file, token shorter than 8 characters or not visible ASCII, a timeout over its maximum, a failed write (disk full)'],
+    [3, 'authentication failed (401)'],
+    [4, 'not found (404)'],
+    [5, 'job not terminal (409)'],
+    [6, 'service unavailable once retries ran out (5xx, 429, timeout, network error)'],
+    [7, 'any other API failure (other 4xx, wrong media type, invalid or truncated body, invalid CycloneDX, a redirect to another origin or to an invalid URL)'],
+    [141, 'stdout was a closed pipe'],
+  ],
+  refused: {
+    token: 'tokens are not taken as a plain option (they would show in process lists and shell history); use NETPOLICY_TOKEN or --token-file FILE',
+  },
+};
 
 export const command: Command = {
   name: 'fetch',
   summary: 'Download a job SBOM or trace, or an artifact record, from the service',
-  usage,
+  usage: usageText(spec),
+  spec,
   async run(args, io) {
-    const parsed = parseCommandArgs({
-        args,
-        options: {
-          repo: { type: 'string' }, 'job-id': { type: 'string' }, provider: { type: 'string' },
-          kind: { type: 'string' }, digest: { type: 'string' }, repository: { type: 'string' },
-          output: { type: 'string', short: 'o' }, 'base-url': { type: 'string' }, 'token-file': { type: 'string' },
-          'no-validate': { type: 'boolean' }, timeout: { type: 'string' }, attempts: { type: 'string' }, quiet: { type: 'boolean' },
-          token: { type: 'string' },
-        },
-        strict: true,
-        allowPositionals: true,
-      });
-    const { values, positionals } = parsed;
-    if (values.token !== undefined) {
-      throw new UsageError('tokens are not taken as a plain option (they would show in process lists and shell history); use NETPOLICY_TOKEN or --token-file FILE');
-    }
-    const what = positionals[0];
-    if (positionals.length !== 1 || !WHAT.includes(what as (typeof WHAT)[number])) {
-      throw new UsageError(`expected one argument, sbom, trace or artifact${what ? `, got ${positionals.join(' ')}` : ''}`);
-    }
+    const parsed = parseCommand(spec, args);
+    const values = parsed.values as Record<string, string | undefined> & { 'no-validate'?: boolean; quiet?: boolean };
+    const what = parsed.positionals[0];
     const jobOpts = ['repo', 'job-id', 'provider'] as const;
     const artifactOpts = ['kind', 'digest', 'repository'] as const;
     const misplaced = (what === 'artifact' ? jobOpts : artifactOpts).filter((o) => values[o] !== undefined);
@@ -90,10 +81,10 @@ export const command: Command = {
     if (values['no-validate'] && what !== 'sbom') throw new UsageError('option --no-validate applies only to `fetch sbom`');
 
     const baseUrl = values['base-url'] ?? io.env.NETPOLICY_BASE_URL;
-    if (!baseUrl) throw new UsageError('no service base URL: pass --base-url URL or set NETPOLICY_BASE_URL (option missing)');
+    if (!baseUrl) throw new UsageError('no service base URL: pass --base-url URL or set NETPOLICY_BASE_URL');
     let token: string | undefined;
     if (values['token-file'] !== undefined) {
-      token = readTextFile(resolve(io.cwd, values['token-file'])).trim();
+      token = readTextFile(resolve(io.cwd, values['token-file']), 64 * 1024).trim(); // a token, not a file of any size
       if (token === '') throw new UsageError(`token file ${values['token-file']} is empty`);
     } else if (io.env.NETPOLICY_TOKEN) {
       token = io.env.NETPOLICY_TOKEN.trim();
@@ -133,22 +124,26 @@ export const command: Command = {
 function makeClient(io: Io, baseUrl: string, token: string | undefined, values: Record<string, unknown>, quiet: boolean): NetpolicyClient {
   // Node's timers hold 32-bit milliseconds: a larger delay fires at once. Values over a
   // documented maximum are refused (exit 2), naming the limit.
-  const number = (name: string, text: string | undefined, min: number, max: number, unit: string): number | undefined => {
+  const number = (name: string, text: string | undefined, min: number, max: number, unit: string, whole = false): number | undefined => {
     if (text === undefined || text === '') return undefined;
-    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) < min) throw new UsageError(`${name} must be a number >= ${min}, got ${escapeControl(text.slice(0, 40))}`);
-    if (Number(text) > max) throw new UsageError(`${name} must be at most ${max}${unit}, got ${text.length > 40 ? `${text.slice(0, 40)}…` : text}`);
+    const shown = escapeControl(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+    const form = whole ? /^\d+$/ : /^\d+(\.\d+)?$/;
+    if (!form.test(text) || Number(text) < min) {
+      throw new UsageError(`${name} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}${unit}${whole ? '' : ', such as 30 or 2.5'}, got ${shown}`);
+    }
+    if (Number(text) > max) throw new UsageError(`${name} must be at most ${max}${unit}, got ${shown}`);
     return Number(text);
   };
   const timeout = number('option --timeout', values.timeout as string | undefined, 0.001, MAX_TIMEOUT_MS / 1000, ' seconds (one day)');
-  const attempts = number('option --attempts', values.attempts as string | undefined, 1, MAX_ATTEMPTS, '');
+  const attempts = number('option --attempts', values.attempts as string | undefined, 1, MAX_ATTEMPTS, '', true);
   try {
     return new NetpolicyClient({
       baseUrl,
       token,
       timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-      maxAttempts: attempts === undefined ? undefined : Math.floor(attempts),
-      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0, MAX_TIMEOUT_MS, ' ms (one day)'),
-      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1, MAX_TIMEOUT_MS, ' ms (one day)'),
+      maxAttempts: attempts,
+      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0, MAX_TIMEOUT_MS, ' ms (one day)', true),
+      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1, MAX_TIMEOUT_MS, ' ms (one day)', true),
       sbomValidator: values['no-validate'] ? false : undefined,
       onRetry: quiet ? undefined : ({ attempt, delayMs, reason }) =>
         io.stderr.write(`netpolicy fetch: attempt ${attempt} failed (${escapeControl(reason)}); retrying in ${(delayMs / 1000).toFixed(1)} s\n`),

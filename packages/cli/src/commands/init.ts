@@ -3,7 +3,8 @@ import { join, relative, resolve } from 'node:path';
 import { defaultPresetCatalog } from '@netpolicy/core';
 import { parseCommand, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
-import { EXIT, UsageError, type Io } from '../io';
+import { EXIT, UsageError, writeFailure, type Io } from '../io';
+import { escapeControl } from '../escape';
 
 export const POLICY_NAME = 'policy.netpolicy.jsonc';
 export const TESTS_NAME = 'policy.tests.json';
@@ -137,12 +138,14 @@ async function run(args: string[], io: Io): Promise<number> {
   const { positionals } = parseCommand(spec, args);
   const shownDir = positionals[0] ?? '.';
   const dir = resolve(io.cwd, shownDir);
-  let isDir = false;
-  try { isDir = statSync(dir).isDirectory(); } catch {}
-  if (!isDir) throw new UsageError(`cannot write into ${shownDir}: no such folder`);
+  let stat;
+  try { stat = statSync(dir); } catch {}
+  if (!stat) throw new UsageError(`cannot write into ${shownDir}: no such folder`);
+  if (!stat.isDirectory()) throw new UsageError(`cannot write into ${shownDir}: not a folder`);
   const policyPath = join(dir, POLICY_NAME);
   const testsPath = join(dir, TESTS_NAME);
-  const shown = (p: string) => relative(io.cwd, p) || p;
+  // Paths echo what the user typed (and the folder's name): escaped like every other outside text.
+  const shown = (p: string) => escapeControl(relative(io.cwd, p) || p);
   const existing = [policyPath, testsPath].filter((p) => existsSync(p));
   if (existing.length > 0) {
     throw new UsageError(`${existing.map(shown).join(' and ')} already exist${existing.length === 1 ? 's' : ''}: nothing written (init never overwrites; move or delete ${existing.length === 1 ? 'it' : 'them'} first)`);
@@ -159,14 +162,15 @@ async function run(args: string[], io: Io): Promise<number> {
       throw error;
     }
   } catch (error) {
-    throw new UsageError(`cannot write into ${shownDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot write into ${shownDir}: ${code === 'EEXIST' ? 'a file of that name appeared meanwhile (or is a dangling link); nothing written' : writeFailure(error)}`);
   }
   io.stdout.write([
     `wrote ${shown(policyPath)}: deny by default, presets ${found.length ? found.map((f) => `${f.preset} (${f.because})`).join(', ') : 'none (no package manager files found)'}`,
     `wrote ${shown(testsPath)}: ${found.length + 1} sample test${found.length ? 's' : ''}`,
     '',
     'Next:',
-    `  npx netpolicy check --strict ${shownDir}`,
+    `  npx netpolicy check --strict ${escapeControl(shownDir)}`,
     `  npx netpolicy test --policy ${shown(policyPath)} ${shown(testsPath)}`,
     '',
   ].join('\n'));

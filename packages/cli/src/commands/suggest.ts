@@ -4,8 +4,8 @@ import type { Command } from '../command';
 import { EXIT, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { readDnsNames, readTraceFile } from '../explain-inputs';
-import { checkOneStdin, reportSink } from '../report-output';
-import { escapeControl } from '../escape';
+import { canReadTwice, checkOneStdin, reportSink } from '../report-output';
+import { clipped } from '../escape';
 
 export const spec: CommandSpec = {
   name: 'suggest',
@@ -37,7 +37,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const catalog = presetCatalogOption(values.presets as string | undefined);
   const suggester = new Suggester({ catalog, includeDenied: values['include-denied'] === true });
   for (const file of positionals) {
-    suggester.beginTrace(await readDnsNames(file));
+    suggester.beginTrace(canReadTwice(file) ? await readDnsNames(file) : undefined);
     await readTraceFile(file, (o) => suggester.add(o));
   }
   const policy = suggester.finish();
@@ -56,7 +56,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const count = (ls: typeof left) => ls.reduce((n, l) => n + l.count, 0);
   const lines: string[] = [];
   const list = (ls: typeof left) => {
-    for (const l of ls.slice(0, 20)) lines.push(`  ${escapeControl(describeAccess(l.access))}${l.count > 1 ? `  ×${l.count}` : ''}`);
+    for (const l of ls.slice(0, 20)) lines.push(`  ${clipped(describeAccess(l.access))}${l.count > 1 ? `  ×${l.count}` : ''}`);
     if (ls.length > 20) lines.push(`  ... and ${ls.length - 20} more`);
   };
   if (denied.length) {

@@ -3,7 +3,7 @@ import { checkPolicyTestFile, PolicyTestFileError, runPolicyTests, type PolicyTe
 import type { Command } from '../command';
 import { EXIT, paint, UsageError, useColor } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { escapeControl as e } from '../escape';
+import { clipped as e } from '../escape';
 import { loadPolicy } from '../explain-inputs';
 import { checkOneStdin, readInput, reportSink, shownName } from '../report-output';
 

@@ -6,8 +6,9 @@ import {
   MEDIA_TYPES, PATHS, PROBLEM_TYPES, ARTIFACT_KINDS, CONDITION_STATUS, DIGEST_LENGTHS, PROVIDER,
   checkArtifactRecordShape, decimalIdProblem, repositoryProblem, type Problem,
 } from '@netpolicy/client';
-import { Store, type JobRecord, type Operation } from './store';
+import { isObject, Store, type JobRecord, type Operation } from './store';
 import { escapeControl } from '../escape';
+import { internalError } from '../io';
 
 export interface ServeOptions {
   data: string;
@@ -57,7 +58,8 @@ export function createHandler(options: ServeOptions): (req: IncomingMessage, res
           send(res, error.problem.status, { 'content-type': MEDIA_TYPES.problem, ...error.headers }, JSON.stringify(error.problem));
         } else {
           const p = { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'The local service failed; see its standard error.' };
-          process.stderr.write(`netpolicy serve: ${(error as Error)?.stack ?? error}\n`);
+          // One line, no stack trace (NETPOLICY_DEBUG=1 adds it).
+          process.stderr.write(internalError(`netpolicy serve: ${escapeControl(req.method ?? '')} ${escapeControl((req.url ?? '').split('?')[0].slice(0, 200))}`, error, process.env));
           send(res, 500, { 'content-type': MEDIA_TYPES.problem }, JSON.stringify(p));
         }
       })
@@ -100,6 +102,11 @@ function splitTarget(target: string): { path: string; query: URLSearchParams } {
 }
 
 async function handle(store: Store, req: IncomingMessage): Promise<{ status: number; type: string; body: string }> {
+  // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400. Node would answer it itself with an
+  // empty body (requireHostHeader); here it is a problem document like every other error.
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    throw problem(400, 'about:blank', 'Bad Request', 'An HTTP/1.1 request needs a Host header (RFC 9112 3.2).');
+  }
   const { path, query } = splitTarget(req.url ?? '/');
   const operation = Object.hasOwn(OPERATIONS, path) ? OPERATIONS[path] : undefined;
   if (!operation) throw problem(404, 'about:blank', 'Not Found', `No operation at ${JSON.stringify(path.slice(0, 200))}; the operations are ${Object.keys(OPERATIONS).join(', ')}.`);
@@ -107,6 +114,9 @@ async function handle(store: Store, req: IncomingMessage): Promise<{ status: num
   if (req.method !== 'GET' && req.method !== 'HEAD') throw problem(405, 'about:blank', 'Method Not Allowed', `${path} takes GET (and HEAD) only.`, { allow: 'GET, HEAD' });
 
   const auth = await store.checkToken(req.headers.authorization);
+  if (!auth.ok && auth.reason === 'store') {
+    throw unavailable(`The token store could not be read (${auth.message}); no token can be checked.`);
+  }
   if (!auth.ok) {
     throw problem(CONDITION_STATUS.authentication, PROBLEM_TYPES.authentication, 'Authentication failed', AUTH_DETAIL[auth.reason], { 'www-authenticate': 'Bearer realm="netpolicy"' });
   }
@@ -140,9 +150,10 @@ async function job(store: Store, operation: Operation, params: URLSearchParams):
     throw problem(CONDITION_STATUS['not-found'], PROBLEM_TYPES.unknownJob, 'Unknown job', `No job ${jobId} of ${repo} on ${provider}.`);
   }
   if (record.state === 'error') throw unavailable(`The job store could not be read (${record.message}).`);
+  if (!isObject(record.value)) throw unavailable(`The job store could not be read (${[...dir, 'job.json'].join('/')} is not a JSON object).`);
   if (record.value.terminal !== true) {
     throw problem(CONDITION_STATUS['not-terminal'], PROBLEM_TYPES.notTerminal, 'Job is not terminal',
-      `Job ${jobId} of ${repo} is ${record.value.status ?? 'still running'}; its ${operation === 'sbom' ? 'SBOM' : 'network trace'} is available once it has finished.`);
+      `Job ${jobId} of ${repo} is ${typeof record.value.status === 'string' ? record.value.status : 'still running'}; its ${operation === 'sbom' ? 'SBOM' : 'network trace'} is available once it has finished.`);
   }
   const file = operation === 'sbom' ? 'sbom.cdx.json' : 'trace.json';
   const stored = await store.read(...dir, file);
@@ -243,7 +254,7 @@ function answerRaw(socket: Socket, status: number, detail: string, headers: Reco
 
 /** Starts listening; resolves once the port is bound. */
 export function startService(options: ServeOptions): Promise<RunningService> {
-  const server = createServer(createHandler(options));
+  const server = createServer({ requireHostHeader: false }, createHandler(options));
   answerClientErrors(server, options.log);
   server.keepAliveTimeout = 1000;
   return new Promise((resolve, reject) => {

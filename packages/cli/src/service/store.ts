@@ -25,7 +25,11 @@ export interface TokenEntry {
   revoked?: boolean;
 }
 
-export type TokenCheck = { ok: true; name: string } | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked' };
+export type TokenCheck =
+  | { ok: true; name: string }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked' }
+  /** tokens.json exists but cannot be used (not JSON, not `{"tokens":[...]}`): no token can be checked. */
+  | { ok: false; reason: 'store'; message: string };
 
 export interface JobRecord {
   status?: string;
@@ -64,24 +68,40 @@ export class Store {
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
     if (!m) return { ok: false, reason: 'malformed' };
     const presented = createHash('sha256').update(m[1]).digest();
-    const file = await this.readJson<{ tokens?: TokenEntry[] }>('tokens.json');
-    const entries = file.state === 'ok' && Array.isArray(file.value.tokens) ? file.value.tokens : [];
-    for (const entry of entries) {
-      const stored = entry.sha256 ? Buffer.from(entry.sha256, 'hex') : entry.token ? createHash('sha256').update(entry.token).digest() : undefined;
+    const file = await this.readJson<{ tokens?: unknown }>('tokens.json');
+    if (file.state === 'error') return { ok: false, reason: 'store', message: file.message };
+    if (file.state === 'ok' && !(isObject(file.value) && Array.isArray(file.value.tokens))) {
+      return { ok: false, reason: 'store', message: 'tokens.json is not {"tokens": [...]}' };
+    }
+    const entries = file.state === 'ok' ? (file.value.tokens as unknown[]) : [];
+    // Entries that are not objects, or whose members have the wrong type, match no token.
+    for (const entry of entries.filter(isObject) as TokenEntry[]) {
+      const stored =
+        typeof entry.sha256 === 'string' && /^[0-9a-fA-F]{64}$/.test(entry.sha256) ? Buffer.from(entry.sha256, 'hex') :
+        typeof entry.token === 'string' && entry.token !== '' ? createHash('sha256').update(entry.token).digest() :
+        undefined;
       if (!stored || stored.length !== presented.length || !timingSafeEqual(stored, presented)) continue;
-      if (entry.revoked) return { ok: false, reason: 'revoked' };
-      if (entry.expires_at !== undefined && !(Date.parse(entry.expires_at) > now)) return { ok: false, reason: 'expired' };
-      return { ok: true, name: entry.name ?? 'token' };
+      if (entry.revoked === true) return { ok: false, reason: 'revoked' };
+      if (entry.expires_at !== undefined && !(Date.parse(String(entry.expires_at)) > now)) return { ok: false, reason: 'expired' };
+      return { ok: true, name: typeof entry.name === 'string' ? entry.name : 'token' };
     }
     return { ok: false, reason: 'unknown' };
   }
 
   /** Whether outage.json declares `operation` unavailable, with the Retry-After to send. */
   async outage(operation: Operation): Promise<{ retryAfter?: number } | undefined> {
-    const file = await this.readJson<{ operations?: string[]; retry_after?: number }>('outage.json');
-    if (file.state !== 'ok') return undefined;
-    const ops = file.value.operations;
+    const file = await this.readJson<unknown>('outage.json');
+    if (file.state === 'absent') return undefined;
+    // Present but not JSON, or not an object: every operation is down (the file says "outage").
+    const v = file.state === 'ok' && isObject(file.value) ? file.value : {};
+    const ops = v.operations;
     if (Array.isArray(ops) && !ops.includes(operation)) return undefined;
-    return { retryAfter: typeof file.value.retry_after === 'number' ? file.value.retry_after : undefined };
+    // Retry-After is delta-seconds (RFC 9110 10.2.3): a non-negative integer, else not sent.
+    const r = v.retry_after;
+    return { retryAfter: typeof r === 'number' && Number.isSafeInteger(r) && r >= 0 ? r : undefined };
   }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

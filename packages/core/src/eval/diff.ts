@@ -1,6 +1,6 @@
 /** Accesses whose verdict changes between two policies, for code review (`netpolicy diff`). */
 import type { Policy } from '../policy/types';
-import type { AnyObservation } from '../trace/types';
+import { isKnownObservation, type AnyObservation } from '../trace/types';
 import { accessOf, describeAccess, type Decision } from './access';
 import { compilePolicy, type CompiledPolicy } from './evaluate';
 import { ResolvedNames } from './resolved-names';
@@ -34,13 +34,15 @@ export class PolicyDiffer {
     this.resolved = new ResolvedNames(resolvedNames);
   }
 
-  add(o: AnyObservation): VerdictChange | undefined {
+  add(observation: AnyObservation): VerdictChange | undefined {
+    // Narrowed to the union of the known protocols; an unknown protocol has no access to decide.
+    if (!isKnownObservation(observation)) return undefined;
+    const o = observation;
     if (o.protocol === 'dns') {
-      this.resolved.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
+      this.resolved.learn(o);
       return undefined;
     }
-    const ip = (o as { remoteIp?: string }).remoteIp;
-    const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.namesOf(ip) : undefined);
+    const a = accessOf(o, o.protocol === 'tcp' && o.remoteIp !== undefined ? this.resolved.namesOf(o.remoteIp) : undefined);
     if (!a) return undefined;
     this.accesses++;
     const before = this.old.evaluate(a);

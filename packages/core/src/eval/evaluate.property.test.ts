@@ -6,7 +6,8 @@ import { compilePolicy } from './evaluate';
 import { evaluateNaive } from './naive';
 import { nearMiss, widening } from './near-miss';
 import { applyFix } from './fix';
-import { policyRules } from './rules';
+import { addressOf, policyRules } from './rules';
+import { parseAddress } from '../formats/ip';
 import { loadPresetCatalog } from '../presets/catalog';
 
 // Small alphabets so random rules and random accesses collide often.
@@ -155,5 +156,15 @@ describe('indexed evaluator agrees with the naive reference evaluator', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('addressOf: dotted quads parsed by hand, every other text by ipaddr.js', () => {
+  it('equals parseAddress (ipaddr.js) on quads, near-quads and IPv6', () => {
+    const part = fc.oneof(fc.integer({ min: 0, max: 255 }).map(String), fc.constantFrom('', '0', '00', '01', '256', '999', '1000', '-1', '+1', ' 1', '1 ', 'a', '0x1', '1e2', '٣'));
+    const quadLike = fc.array(part, { minLength: 1, maxLength: 6 }).chain((parts) => fc.constantFrom('.', '..', ':').map((sep) => parts.join(sep)));
+    fc.assert(fc.property(fc.oneof(quadLike, fc.ipV4(), fc.ipV4Extended(), fc.ipV6(), fc.string({ maxLength: 16 })), (text) => {
+      expect(addressOf(text)).toEqual(parseAddress(text));
+    }), { numRuns: 5000 });
   });
 });

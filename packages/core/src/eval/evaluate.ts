@@ -99,10 +99,11 @@ export class CompiledPolicy {
       // Sources come before every connection: a permitting source cannot be beaten.
       if (best && best.order < this.firstConnectionOrder) return best;
       if (this.rules.conns.length === 0) return best;
-      if (url.scheme === 'https') best = this.bestConn(this.tlsNames.lookup(url.host), best, 'request', url, a);
-      best = this.bestConn(this.tcpNames.lookup(url.host), best, 'request', url, a);
-      best = this.bestConn(this.cidrCandidates(a.remoteIp, url.port), best, 'request', url, a);
-      return this.bestConn(this.unindexed, best, 'request', url, a);
+      const remoteIp = a.remoteIp;
+      if (url.scheme === 'https') best = bestForRequest(this.tlsNames.lookup(url.host), best, url, remoteIp);
+      best = bestForRequest(this.tcpNames.lookup(url.host), best, url, remoteIp);
+      best = bestForRequest(this.cidrCandidates(remoteIp, url.port), best, url, remoteIp);
+      return bestForRequest(this.unindexed, best, url, remoteIp);
     }
     if (a.kind === 'tls' || a.kind === 'tcp') {
       const tls = a.kind === 'tls';
@@ -121,11 +122,10 @@ export class CompiledPolicy {
       }
       if (best && best.order < this.firstConnectionOrder) return best;
       if (this.rules.conns.length === 0) return best;
-      const carrier: Carrier = tls ? 'tls' : 'tcp';
-      if (tls && a.serverName !== undefined) best = this.bestConn(this.tlsNames.lookup(a.serverName), best, carrier, undefined, a);
-      if (names) for (let i = 0; i < names.length; i++) best = this.bestConn(this.tcpNames.lookup(names[i]), best, carrier, undefined, a);
-      best = this.bestConn(this.cidrCandidates(a.remoteIp, a.port), best, carrier, undefined, a);
-      return this.bestConn(this.unindexed, best, carrier, undefined, a);
+      if (tls && a.serverName !== undefined) best = bestForConnection(this.tlsNames.lookup(a.serverName), best, a, tls);
+      if (names) for (let i = 0; i < names.length; i++) best = bestForConnection(this.tcpNames.lookup(names[i]), best, a, tls);
+      best = bestForConnection(this.cidrCandidates(a.remoteIp, a.port), best, a, tls);
+      return bestForConnection(this.unindexed, best, a, tls);
     }
     const ssh = this.ssh.lookup(a.host);
     for (let i = 0; i < ssh.length; i++) {
@@ -147,22 +147,6 @@ export class CompiledPolicy {
     return ports?.get(port);
   }
 
-  /**
-   * The better of `best` and the permitting candidates for the carrier (a request, a TLS
-   * connection, a plain one). Rules with name patterns come only from the name indexes, which matched
-   * the URL host (requests), the server name (tls rules) or the host names (tcp rules).
-   */
-  private bestConn(candidates: readonly ConnEntry[], best: RuleRef | undefined, carrier: Carrier, url: ParsedUrl | undefined, a: Access): RuleRef | undefined {
-    for (let i = 0; i < candidates.length; i++) {
-      const e = candidates[i];
-      if (best && e.order >= best.order) continue;
-      const ok = carrier === 'request'
-        ? connPermitsRequest(e, url!, (a as { remoteIp?: string }).remoteIp, true)
-        : connPermitsConnection(e, a as Extract<Access, { kind: 'tls' | 'tcp' }>, carrier === 'tls', true);
-      if (ok) best = e;
-    }
-    return best;
-  }
 
   /** Connection rules (stating cidrs but no names) whose CIDRs contain the address, memoised per address text. */
   private cidrCandidates(remoteIp: string | undefined, port: number): readonly ConnEntry[] {
@@ -180,8 +164,31 @@ export class CompiledPolicy {
 
 const NO_CONNS: readonly ConnEntry[] = Object.freeze([]);
 
-/** What a connection rule is asked to permit: an HTTP request, a TLS connection, or a plain TCP one. */
-type Carrier = 'request' | 'tls' | 'tcp';
+/**
+ * The better of `best` and the candidates that permit an HTTP request (sent over a connection the
+ * rule permits). Rules with name patterns come only from the name indexes, which matched the URL
+ * host: their names are not checked again.
+ */
+function bestForRequest(candidates: readonly ConnEntry[], best: RuleRef | undefined, url: ParsedUrl, remoteIp: string | undefined): RuleRef | undefined {
+  for (let i = 0; i < candidates.length; i++) {
+    const e = candidates[i];
+    if ((!best || e.order < best.order) && connPermitsRequest(e, url, remoteIp, true)) best = e;
+  }
+  return best;
+}
+
+/**
+ * The better of `best` and the candidates that permit a connection (`tls`: it carries TLS). Rules
+ * with name patterns come only from the name indexes, which matched the server name (tls rules)
+ * or the host names (tcp rules): their names are not checked again.
+ */
+function bestForConnection(candidates: readonly ConnEntry[], best: RuleRef | undefined, a: Extract<Access, { kind: 'tls' | 'tcp' }>, tls: boolean): RuleRef | undefined {
+  for (let i = 0; i < candidates.length; i++) {
+    const e = candidates[i];
+    if ((!best || e.order < best.order) && connPermitsConnection(e, a, tls, true)) best = e;
+  }
+  return best;
+}
 
 const compiled = new WeakMap<object, { options: EvalOptions; value: CompiledPolicy }>();
 

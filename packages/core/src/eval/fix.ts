@@ -52,11 +52,11 @@ export function applyFix(policy: Policy, fix: Fix): Policy {
  * alone permits it: checked by the naive evaluator on the item's own rules (no policy compiled,
  * whatever the size of the user's). A preset is proved by `presetsPermitting`, which found it.
  */
-function allows(fix: Fix, a: Access, options: EvalOptions): boolean {
+function allows(fix: Fix, a: Access, options: EvalOptions, parsed: ParsedUrl | null | undefined): boolean {
   const member = fix.pointer.split('/')[1];
   const item = Array.isArray(fix.value) ? fix.value[0] : fix.value;
-  if (member === 'presets') return compiledPresets(options).each.some((p) => p.name === item && p.compiled.firstPermitting(a) !== undefined);
-  return anyPermits(itemRules(member, item), a);
+  if (member === 'presets') return compiledPresets(options).each.some((p) => p.name === item && p.compiled.firstPermitting(a, parsed) !== undefined);
+  return anyPermits(itemRules(member, item), a, parsed);
 }
 
 const presetPolicies = new WeakMap<object, { all: CompiledPolicy; each: { name: string; compiled: CompiledPolicy }[] }>();
@@ -75,9 +75,9 @@ function compiledPresets(options: EvalOptions) {
   return compiled;
 }
 
-/** The presets of the catalog whose known contents permit the access, in catalog order. */
-export function presetsPermitting(a: Access, options: EvalOptions = {}): string[] {
-  return compiledPresets(options).each.filter((p) => p.compiled.firstPermitting(a)).map((p) => p.name);
+/** The presets of the catalog whose known contents permit the access, in catalog order (`parsed`: its URL, already parsed). */
+export function presetsPermitting(a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): string[] {
+  return compiledPresets(options).each.filter((p) => p.compiled.firstPermitting(a, parsed)).map((p) => p.name);
 }
 
 /**
@@ -85,40 +85,45 @@ export function presetsPermitting(a: Access, options: EvalOptions = {}): string[
  * a policy enabling every known preset (its first permitting rule is that preset), the list
  * only when the first is already enabled.
  */
-function presetToEnable(a: Access, enabled: readonly string[], options: EvalOptions): string | undefined {
-  const first = compiledPresets(options).all.firstPermitting(a);
+function presetToEnable(a: Access, enabled: readonly string[], options: EvalOptions, parsed: ParsedUrl | null | undefined): string | undefined {
+  const first = compiledPresets(options).all.firstPermitting(a, parsed);
   if (!first) return undefined;
   const name = first.id.slice('preset:'.length);
-  return enabled.includes(name) ? presetsPermitting(a, options).find((n) => !enabled.includes(n)) : name;
+  return enabled.includes(name) ? presetsPermitting(a, options, parsed).find((n) => !enabled.includes(n)) : name;
 }
 
-/** The fix for a denied access, or null when no addition can be derived from what was recorded. */
+/**
+ * The fix for a denied access, or null when no addition can be derived from what was recorded.
+ * `parsed`: an http access's URL already parsed (null when it does not parse), else parsed here;
+ * every step below reuses that one parse.
+ */
 export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): Fix | null {
-  const secure = httpsForm(a);
-  if (secure) {
+  if (a.kind === 'http' && parsed === undefined) parsed = parseUrl(a.url) ?? null;
+  const secure = a.kind === 'http' ? httpsForm(a, parsed) : undefined;
+  if (a.kind === 'http' && secure) {
+    const secureUrl = parseUrl(secure.url) ?? null;
     // Nothing to add when the policy already allows the https form: the job only has to use it.
     // Asked of the compiled policy's indexes (compiled once per policy): a scan of every rule per
     // plain-http destination made a trace of distinct URLs 9x slower.
-    if (compilePolicy(policy, options).firstPermitting(secure) !== undefined) return null;
-    const fix = fixFor(policy, secure, options);
+    if (compilePolicy(policy, options).firstPermitting(secure, secureUrl) !== undefined) return null;
+    const fix = fixFor(policy, secure, options, secureUrl);
     // A rule that also allows the http request as made (a preset listing http mirrors, a tcp rule)
     // needs no note. A source made from the https form lists https URLs only: it never does.
-    if (!fix || (!fix.pointer.startsWith('/sources') && allows(fix, a, options))) return fix;
-    return { ...fix, note: `the job used plain http (${(a as { url: string }).url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
+    if (!fix || (!fix.pointer.startsWith('/sources') && allows(fix, a, options, parsed))) return fix;
+    return { ...fix, note: `the job used plain http (${a.url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
   }
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {
-    const preset = presetToEnable(a, policy.presets as readonly string[], options);
+    const preset = presetToEnable(a, policy.presets as readonly string[], options, parsed);
     if (preset) tries.push(addTo(policy, 'presets', preset));
   }
   let source: Source | undefined;
   if (a.kind === 'http') {
-    const url = parsed === undefined ? parseUrl(a.url) : parsed;
-    if (url) source = sourceForRequest(url, a.method);
+    if (parsed) source = sourceForRequest(parsed, a.method);
   } else if (a.kind === 'ssh') source = sourceForSsh(a);
   if (source) tries.push(addTo(policy, 'sources', source));
-  const connection: Connection | undefined = connectionFor(a);
+  const connection: Connection | undefined = connectionFor(a, parsed);
   if (connection) tries.push(addTo(policy, 'connections', connection));
-  for (const fix of tries) if (allows(fix, a, options)) return fix;
+  for (const fix of tries) if (allows(fix, a, options, parsed)) return fix;
   return null;
 }

@@ -6,12 +6,12 @@ import { normaliseHost } from '../formats/host-pattern';
 import type { Policy } from '../policy/types';
 import type { Access, Decision } from './access';
 import { connPermitsConnection, connPermitsRequest, policyRules, sshPermits, urlEntryPermits, type EvalOptions, type PolicyRules } from './rules';
-import { parseUrl, urlCovers } from './url';
+import { parseUrl, urlCovers, type ParsedUrl } from './url';
 
-function permittingOrders(rules: PolicyRules, a: Access): { order: number; id: string }[] {
+function permittingOrders(rules: PolicyRules, a: Access, parsed?: ParsedUrl | null): { order: number; id: string }[] {
   const hits: { order: number; id: string }[] = [];
   if (a.kind === 'http') {
-    const url = parseUrl(a.url);
+    const url = parsed === undefined ? parseUrl(a.url) : parsed;
     if (!url) return hits;
     for (const e of rules.urls) if (urlCovers(e.url, url) && urlEntryPermits(e, a.method, url)) hits.push(e);
     for (const e of rules.conns) if (connPermitsRequest(e, url, a.remoteIp)) hits.push(e);
@@ -28,9 +28,12 @@ function permittingOrders(rules: PolicyRules, a: Access): { order: number; id: s
   return hits;
 }
 
-/** Whether any rule of `rules` permits the access (the naive way: every rule tried). */
-export function anyPermits(rules: PolicyRules, a: Access): boolean {
-  return permittingOrders(rules, a).length > 0;
+/**
+ * Whether any rule of `rules` permits the access (the naive way: every rule tried). `parsed`: the
+ * access's URL already parsed (null when it does not parse), else it is parsed here.
+ */
+export function anyPermits(rules: PolicyRules, a: Access, parsed?: ParsedUrl | null): boolean {
+  return permittingOrders(rules, a, parsed).length > 0;
 }
 
 export function decide(rules: PolicyRules, best: { id: string } | undefined): Decision {

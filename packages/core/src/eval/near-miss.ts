@@ -296,12 +296,13 @@ export function widening(policy: Policy, near: NearMiss, a: Access, url?: Parsed
   for (const key in item) { kind = key; break; }
   const body = kind === undefined ? undefined : item[kind];
   if (kind === undefined || !isObject(body)) return undefined;
-  const closing = closingValues(near.reasons[0].code, kind, body, a, url === undefined && a.kind === 'http' ? parseUrl(a.url) : url);
+  const parsed = url === undefined && a.kind === 'http' ? parseUrl(a.url) : url;
+  const closing = closingValues(near.reasons[0].code, kind, body, a, parsed);
   if (!closing || !Array.isArray(body[closing.member])) return undefined;
   for (const value of closing.values) {
     if (value === undefined || (body[closing.member] as unknown[]).includes(value)) continue;
     const widened = { [kind]: { ...body, [closing.member]: [...(body[closing.member] as unknown[]), value] } };
-    if (!anyPermits(itemRules(match[1], widened), a)) continue;
+    if (!anyPermits(itemRules(match[1], widened), a, a.kind === 'http' ? parsed : undefined)) continue;
     return {
       pointer: `/${match[1]}/${match[2]}/${pointerSegment(kind)}/${closing.member}/-`,
       value,

@@ -97,10 +97,13 @@ function connectionBody(namesMember: 'serverNamePatterns' | 'hostPatterns', t: {
   return body;
 }
 
-/** The narrowest connection rule that permits an access (undefined when the trace gives no target). */
-export function connectionFor(a: Access): Connection | undefined {
+/**
+ * The narrowest connection rule that permits an access (undefined when the trace gives no target).
+ * `parsed`: an http access's URL already parsed (null when it does not parse), else parsed here.
+ */
+export function connectionFor(a: Access, parsed?: ParsedUrl | null): Connection | undefined {
   if (a.kind === 'http') {
-    const url = parseUrl(a.url);
+    const url = parsed === undefined ? parseUrl(a.url) : parsed;
     if (!url) return undefined;
     const t = nameOrCidr(url.host, a.remoteIp);
     if (!t) return undefined;

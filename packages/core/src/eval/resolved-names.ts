@@ -1,6 +1,6 @@
 /** Names that a trace's DNS answers gave each address (decisions.md D4: plain TCP by name). */
 import { normaliseHost } from '../formats/host-pattern';
-import type { AnyObservation } from '../trace/types';
+import type { DnsObservation } from '../trace/types';
 
 const NONE: readonly string[] = [];
 
@@ -27,7 +27,7 @@ export class ResolvedNames {
   }
 
   /** Learns a DNS observation; returns the addresses that gained a name. */
-  learn(d: Extract<AnyObservation, { protocol: 'dns' }>): readonly string[] {
+  learn(d: DnsObservation): readonly string[] {
     const answers = d.answers;
     if (!d.queryName || !answers || answers.length === 0) return NONE;
     const query = normaliseHost(d.queryName);

@@ -5,14 +5,14 @@
  */
 import { defaultPresetCatalog } from '../presets/catalog';
 import type { Connection, OciOperation, Policy, Source } from '../policy/types';
-import type { AnyObservation } from '../trace/types';
+import { isKnownObservation, type AnyObservation, type Observation } from '../trace/types';
 import { accessOf, type Access } from './access';
 import { ResolvedNames } from './resolved-names';
 import { CompiledPolicy } from './evaluate';
 import { presetsPermitting } from './fix';
 import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
-import { originUrl, parseUrl } from './url';
+import { originUrl, parseUrl, type ParsedUrl } from './url';
 
 /** Options of `Suggester`: by default, accesses the trace records as denied are left out. */
 export interface SuggestOptions extends EvalOptions {
@@ -32,11 +32,12 @@ export interface LeftOut {
 /**
  * The https form of a plain-http request to a recognised software source (PyPI, npm, OCI, git...),
  * or undefined. A rule for its http:// URL would be flagged `insecure-url`: suggest and explain's
- * fix propose the https rule instead, and say the job should use https.
+ * fix propose the https rule instead, and say the job should use https. `parsed`: the request's URL
+ * already parsed (null when it does not parse), else it is parsed here.
  */
-export function httpsForm(a: Access): Extract<Access, { kind: 'http' }> | undefined {
+export function httpsForm(a: Access, parsed?: ParsedUrl | null): Extract<Access, { kind: 'http' }> | undefined {
   if (a.kind !== 'http') return undefined;
-  const url = parseUrl(a.url);
+  const url = parsed === undefined ? parseUrl(a.url) : parsed;
   if (!url || url.scheme !== 'http' || !ecosystemOf(url)) return undefined;
   const rest = a.url.slice(a.url.indexOf('://') + 3);
   const slash = rest.search(/[/?#]/);
@@ -46,9 +47,12 @@ export function httpsForm(a: Access): Extract<Access, { kind: 'http' }> | undefi
 }
 
 /** The verdict a trace recorded for an observation: `denied` for http, `allowed` for tcp and ssh_git. */
-function recordedDenied(o: AnyObservation): boolean {
-  const r = o as { denied?: boolean; allowed?: boolean };
-  return o.protocol === 'http' ? r.denied === true : (o.protocol === 'tcp' || o.protocol === 'ssh_git') && r.allowed === false;
+function recordedDenied(o: Observation): boolean {
+  switch (o.protocol) {
+    case 'http': return o.denied === true;
+    case 'tcp': case 'ssh_git': return o.allowed === false;
+    default: return false;
+  }
 }
 
 /** Collects the accesses of traces; `finish` writes the policy. */
@@ -65,13 +69,15 @@ export class Suggester {
     this.resolved = new ResolvedNames(resolvedNames);
   }
 
-  add(o: AnyObservation): void {
+  add(observation: AnyObservation): void {
+    // Narrowed to the union of the known protocols; an unknown protocol has no access to allow.
+    if (!isKnownObservation(observation)) return;
+    const o = observation;
     if (o.protocol === 'dns') {
-      this.resolved.learn(o as Extract<AnyObservation, { protocol: 'dns' }>);
+      this.resolved.learn(o);
       return;
     }
-    const ip = (o as { remoteIp?: string }).remoteIp;
-    const a = accessOf(o, o.protocol === 'tcp' && ip !== undefined ? this.resolved.namesOf(ip) : undefined);
+    const a = accessOf(o, o.protocol === 'tcp' && o.remoteIp !== undefined ? this.resolved.namesOf(o.remoteIp) : undefined);
     if (!a) return;
     const key = JSON.stringify(a);
     if (!this.options.includeDenied && recordedDenied(o)) {

@@ -112,11 +112,6 @@ export function isPolicyUrl(text: string): boolean {
   return (at < 0 || (slash >= 0 && at > slash)) && text.indexOf('?', start) < 0 && text.indexOf('#', start) < 0;
 }
 
-/** `scheme://host:port`, the key URLs are grouped by. */
-export function originKey(u: ParsedUrl): string {
-  return `${u.scheme}://${u.host}:${u.port}`;
-}
-
 /** The origin as a policy URL: `scheme://host` with the port only when it is not the default. */
 export function originUrl(u: ParsedUrl): string {
   const host = u.host.includes(':') ? `[${u.host}]` : u.host;

@@ -10,6 +10,8 @@ import type { Connection, Policy, Source } from '../policy/types';
 import type { Access } from '../eval/access';
 import { evaluateNaive } from '../eval/naive';
 import { lint } from './index';
+import { analyseCoverage, analyseCoverageInFull } from './coverage';
+import { defaultPresetCatalog } from '../presets/catalog';
 import type { LintCode } from '../validate/types';
 
 const COVERAGE_CODES: LintCode[] = ['duplicate-rule', 'shadowed-rule', 'redundant-with-preset'];
@@ -235,5 +237,37 @@ describe('coverage findings never change a verdict (naive evaluator as the judge
     // Not vacuous: a good share of runs have findings, and every code is exercised many times.
     expect(runsWithFindings / runs).toBeGreaterThan(0.3);
     for (const code of COVERAGE_CODES) expect(counts.get(code) ?? 0, code).toBeGreaterThan(100);
+  });
+});
+
+describe('the key filter of coverage (coverage-keys.ts) sets aside only rules with no finding to give or take', () => {
+  it('gives the findings of the full analysis (every rule read, indexed and looked up)', () => {
+    let withFindings = 0;
+    fc.assert(
+      fc.property(policy, (p) => {
+        const fast = analyseCoverage({ value: p, catalog: defaultPresetCatalog });
+        const full = analyseCoverageInFull({ value: p, catalog: defaultPresetCatalog });
+        expect(fast).toEqual(full);
+        if (full.duplicates.length + full.redundant.length + full.shadowed.length > 0) withFindings++;
+      }),
+      { numRuns: 2000 },
+    );
+    expect(withFindings).toBeGreaterThan(500);
+  });
+
+  it('on host names beyond ASCII and in mixed case, which readers lower-case in different ways', () => {
+    const name = fc.constantFrom('A.example', 'a.example', '\u212Aa.example', 'ka.example', 'KA.EXAMPLE', '*.EXAMPLE', 'É.example', 'é.example');
+    const rule = fc.oneof(
+      name.map((n) => ({ tls: { serverNamePatterns: [n], ports: [443] } })),
+      name.map((n) => ({ tcp: { hostPatterns: [n] } })),
+    );
+    const src = fc.oneof(
+      name.map((n) => ({ pypi: { urls: [`https://${n.replace('*.', 'w.')}/x`] } })),
+      name.map((n) => ({ git: { ssh: [{ host: n, port: 22 }] } })),
+    );
+    fc.assert(fc.property(fc.array(src, { maxLength: 4 }), fc.array(rule, { maxLength: 4 }), (sources, connections) => {
+      const value = { presets: [], sources, connections };
+      expect(analyseCoverage({ value, catalog: defaultPresetCatalog })).toEqual(analyseCoverageInFull({ value, catalog: defaultPresetCatalog }));
+    }), { numRuns: 1000 });
   });
 });

@@ -12,10 +12,12 @@ import { enabledPresets } from '../policy/rules-read';
 import type { EnabledPreset } from '../policy/rules-read';
 import type { LintContext } from './types';
 import { AtomIndex } from './atom-index';
+import { addCidrLengths, KeyCounts, RuleKeys } from './coverage-keys';
+import type { CidrLengths } from './coverage-keys';
 import type { TlsPiece } from './atom-index';
 import { atomsOfConnection, atomsOfSource, connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom, Coverer } from './rule-atoms';
-import { readOf, viewOf } from './walk';
+import { isObject, readOf, soleKey, viewOf } from './walk';
 import type { ConnectionEntry, SourceEntry } from './walk';
 import { jsonEquivalent, jsonHash } from '../json/canonical';
 import type { JsonObject } from './walk';
@@ -65,28 +67,175 @@ interface Entry { pointer: string; raw: JsonObject }
 export function analyseCoverage(context: LintContext): CoverageAnalysis {
   const cached = cache.get(context);
   if (cached) return cached;
+  const analysis = analyse(context, true);
+  cache.set(context, analysis);
+  return analysis;
+}
+
+/** The analysis with every rule read, indexed and looked up: the reference of the key filter (tests). */
+export function analyseCoverageInFull(context: LintContext): CoverageAnalysis {
+  return analyse(context, false);
+}
+
+/**
+ * Which entries take part (coverage-keys.ts): 0 not at all, 1 in duplicate detection only, 2 fully;
+ * and the canonical JSON hash of each entry that takes part. Sources first, then connections.
+ */
+interface Participants { take: Uint8Array; hashes: Int32Array }
+
+/** Items of the enabled known presets, as kind and body. */
+function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'): Array<{ kind: string; body: JsonObject }> {
+  const out: Array<{ kind: string; body: JsonObject }> = [];
+  for (const preset of presets) {
+    for (const item of preset.known?.[list] ?? []) {
+      const kind = soleKey(item as unknown as JsonObject);
+      const body = kind === undefined ? undefined : (item as unknown as JsonObject)[kind];
+      if (kind !== undefined && isObject(body)) out.push({ kind, body });
+    }
+  }
+  return out;
+}
+
+/** The keys of every entry, read once: flat lists of hashes with each entry's start. */
+class KeyTable {
+  private keys: Int32Array;
+  private used = 0;
+  readonly start: Int32Array;
+  constructor(entries: number) {
+    this.keys = new Int32Array(Math.max(16, entries * 2));
+    this.start = new Int32Array(entries + 1);
+  }
+  set(e: number, list: readonly number[]): void {
+    if (this.used + list.length > this.keys.length) {
+      const grown = new Int32Array(Math.max(this.keys.length * 2, this.used + list.length));
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    for (let i = 0; i < list.length; i++) this.keys[this.used++] = list[i];
+    this.start[e + 1] = this.used;
+  }
+  at(i: number): number { return this.keys[i]; }
+  has(e: number, key: number): boolean {
+    for (let i = this.start[e]; i < this.start[e + 1]; i++) if (this.keys[i] === key) return true;
+    return false;
+  }
+}
+
+/** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
+function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
+  for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) {
+    const k = lookedKeys.at(i);
+    if (indexed.count(k) > (indexedKeys.has(e, k) ? 1 : 0)) return true;
+  }
+  for (let i = indexedKeys.start[e]; i < indexedKeys.start[e + 1]; i++) {
+    const k = indexedKeys.at(i);
+    if (looked.count(k) > (lookedKeys.has(e, k) ? 1 : 0)) return true;
+  }
+  return false;
+}
+
+function participants(sources: SourceEntry[], connections: ConnectionEntry[], presets: EnabledPreset[]): Participants {
+  const n = sources.length + connections.length;
+  const rawOf = (e: number): JsonObject => (e < sources.length ? sources[e].raw : connections[e - sources.length].raw);
+  const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
+  // 1. The keys of every entry, read once and counted (presets index theirs too). The prefix lengths
+  //    present first: a CIDR looks up the networks of those lengths only.
+  const lengths: CidrLengths = { 4: new Set(), 6: new Set() };
+  for (let i = 0; i < connections.length; i++) addCidrLengths(lengths, connections[i].body);
+  for (const c of presetConnections) addCidrLengths(lengths, c.body);
+  const keys = new RuleKeys(lengths);
+  const presetKeys: number[] = [];
+  for (const s of presetSources) { keys.reset(); keys.source(s.kind, s.body); presetKeys.push(...keys.indexed); }
+  for (const c of presetConnections) { keys.reset(); keys.connection(c.kind, c.body); presetKeys.push(...keys.indexed); }
+  const indexedKeys = new KeyTable(n), lookedKeys = new KeyTable(n);
+  let indexed = new KeyCounts(n * 2), looked = new KeyCounts(n * 2);
+  for (const k of presetKeys) indexed.add(k);
+  for (let e = 0; e < n; e++) {
+    keys.reset();
+    if (e < sources.length) keys.source(sources[e].kind, sources[e].body);
+    else keys.connection(connections[e - sources.length].kind, connections[e - sources.length].body);
+    indexedKeys.set(e, keys.indexed);
+    lookedKeys.set(e, keys.looked);
+    for (let i = 0; i < keys.indexed.length; i++) indexed.add(keys.indexed[i]);
+    for (let i = 0; i < keys.looked.length; i++) looked.add(keys.looked[i]);
+  }
+  // 2. Candidates: entries sharing a key with another, and entries with no key at all. Equal entries
+  //    have equal keys, so every exact duplicate and its original are candidates.
+  const take = new Uint8Array(n);
+  const hashes = new Int32Array(n);
+  const candidates: number[] = [];
+  for (let e = 0; e < n; e++) {
+    const none = indexedKeys.start[e + 1] === indexedKeys.start[e] && lookedKeys.start[e + 1] === lookedKeys.start[e];
+    if (none || interacts(e, indexedKeys, lookedKeys, indexed, looked)) candidates.push(e);
+  }
+  // 3. Exact duplicates among the candidates (an earlier entry of the same list with equal canonical
+  //    JSON): reported, and their originals take part in duplicate detection. A duplicate never
+  //    reads, indexes or looks up atoms, so its keys are not counted again.
+  const duplicate = new Uint8Array(n);
+  const firsts = new Map<number, number | number[]>();
+  let inConnections = false;
+  for (const e of candidates) {
+    if (!inConnections && e >= sources.length) { firsts.clear(); inConnections = true; }
+    const raw = rawOf(e);
+    const hash = (hashes[e] = jsonHash(raw));
+    const bucket = firsts.get(hash);
+    let original: number | undefined;
+    if (bucket === undefined) firsts.set(hash, e);
+    else if (typeof bucket === 'number') {
+      if (jsonEquivalent(rawOf(bucket), raw)) original = bucket;
+      else firsts.set(hash, [bucket, e]);
+    } else {
+      original = bucket.find((x) => jsonEquivalent(rawOf(x), raw));
+      if (original === undefined) bucket.push(e);
+    }
+    if (original !== undefined) {
+      duplicate[e] = 1;
+      take[e] = 1;
+      take[original] = 1;
+    }
+  }
+  firsts.clear();
+  // 4. Counted again without duplicates: candidates that still share a key with another take part fully.
+  indexed = new KeyCounts(n * 2);
+  looked = new KeyCounts(n * 2);
+  for (const k of presetKeys) indexed.add(k);
+  for (const e of candidates) {
+    if (duplicate[e] === 1) continue;
+    for (let i = indexedKeys.start[e]; i < indexedKeys.start[e + 1]; i++) indexed.add(indexedKeys.at(i));
+    for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) looked.add(lookedKeys.at(i));
+  }
+  for (const e of candidates) {
+    if (duplicate[e] === 0 && interacts(e, indexedKeys, lookedKeys, indexed, looked)) take[e] = 2;
+  }
+  return { take, hashes };
+}
+
+function analyse(context: LintContext, filter: boolean): CoverageAnalysis {
   const view = viewOf(context);
   const enabled = enabledPresets(view.root, context.catalog);
   const analysis: CoverageAnalysis = {
     duplicates: [], redundant: [], shadowed: [], presetsOmitted: view.root?.presets === undefined,
     presetIndexes: new Map(enabled.map((p) => [p.name, p.index])),
   };
-  cache.set(context, analysis);
+  const chosen = filter ? participants(view.sources, view.connections, enabled) : undefined;
   const presets = presetIndex(enabled);
   const policy = new AtomIndex();
   let order = 0;
+  let e = 0;
   // Only entries with one recognised kind whose value is an object take part (schema errors cover the rest).
   const groups: Array<[Array<SourceEntry | ConnectionEntry>, boolean]> = [[view.sources, true], [view.connections, false]];
   for (const [entries, isSource] of groups) {
     // Earlier distinct entries by hash (an array only once two share a hash): equal canonical JSON
     // (key order ignored) is a duplicate.
     const seen = new Map<number, Entry | Entry[]>();
-    for (const entry of entries) {
+    for (let i = 0; i < entries.length; i++, e++) {
+      if (chosen && chosen.take[e] === 0) continue;
+      const entry = entries[i];
       const { pointer, kind, raw } = entry;
-      const hash = jsonHash(raw);
+      const hash = chosen ? chosen.hashes[e] : jsonHash(raw);
       const bucket = seen.get(hash);
       const earlier = bucket === undefined ? undefined
-        : Array.isArray(bucket) ? bucket.find((e) => jsonEquivalent(e.raw, raw))
+        : Array.isArray(bucket) ? bucket.find((x) => jsonEquivalent(x.raw, raw))
         : jsonEquivalent(bucket.raw, raw) ? bucket : undefined;
       if (earlier !== undefined) {
         analysis.duplicates.push({ pointer, kind, earlier: earlier.pointer });
@@ -95,6 +244,7 @@ export function analyseCoverage(context: LintContext): CoverageAnalysis {
       if (bucket === undefined) seen.set(hash, entry);
       else if (Array.isArray(bucket)) bucket.push(entry);
       else seen.set(hash, [bucket, entry]);
+      if (chosen && chosen.take[e] === 1) continue;
       const atoms = isSource ? atomsOfSource(readOf(entry as SourceEntry)) : atomsOfConnection(readOf(entry as ConnectionEntry));
       if (!atoms || atoms.length === 0) continue;
       // Loops, not map/every with closures: this runs for every rule, and most rules stop at their

@@ -4,9 +4,10 @@
  * a label over 63 characters, a name over 253 characters.
  */
 import { isHostPattern, unmatchableHostProblem } from '../formats/host-pattern';
-import { isPolicyUrl } from '../eval/url';
+import { isPolicyUrl, parseUrl } from '../eval/url';
+import { forEachSourceUrl } from '../policy/rules-read';
 import type { LintRule, RuleFinding } from './types';
-import { isObject, memberPointer, quote, readOf, urlPointer, viewOf } from './walk';
+import { isObject, memberPointer, quote, viewOf } from './walk';
 import type { ConnectionEntry, SourceEntry } from './walk';
 
 const patternFinding = (entry: ConnectionEntry | SourceEntry, pattern: string, problem: string, member: string, item: number, leaf?: string): RuleFinding => ({
@@ -46,19 +47,21 @@ export const unmatchableHostPattern: LintRule = {
         if (problem) findings.push(patternFinding(s, t.host, problem, 'ssh', j, 'host'));
       }
     }
+    // URL hosts as the evaluator compares them (lower case, one trailing dot removed); IPv6 literals have no labels.
+    let source: SourceEntry;
+    const visit = (text: string, member: string, item: number, leaf: string | undefined) => {
+      const host = parseUrl(text)?.host;
+      if (host === undefined || host.includes(':')) return;
+      const problem = unmatchableHostProblem(host);
+      if (!problem || !isPolicyUrl(text)) return;
+      findings.push({
+        pointer: memberPointer(source, member, item, leaf),
+        message: `The host of URL ${quote(text)} can never be a host name: ${problem}. Fix the typo; as written this URL allows nothing.`,
+      });
+    };
     for (let i = 0; i < view.sources.length; i++) {
-      const urls = readOf(view.sources[i]).urls;
-      for (let j = 0; j < urls.length; j++) {
-        // The host as the evaluator compares it (lower case, one trailing dot removed); IPv6 literals have no labels.
-        const host = urls[j].url?.host;
-        if (host === undefined || host.includes(':')) continue;
-        const problem = unmatchableHostProblem(host);
-        if (!problem || !isPolicyUrl(urls[j].text)) continue;
-        findings.push({
-          pointer: urlPointer(view.sources[i], urls[j]),
-          message: `The host of URL ${quote(urls[j].text)} can never be a host name: ${problem}. Fix the typo; as written this URL allows nothing.`,
-        });
-      }
+      source = view.sources[i];
+      forEachSourceUrl(source.kind, source.body, visit);
     }
     return findings;
   },

@@ -61,25 +61,36 @@ export function stringItems(value: unknown): Array<{ index: number; value: strin
 
 export interface SourceEntry {
   index: number;
-  /** `/sources/3` */
-  pointer: string;
+  /** `/sources/3` (built on each read: a policy of a million rules keeps no pointer text per rule). */
+  readonly pointer: string;
   kind: SourceKind;
   /** The object under the kind member (`{ urls: [...] }`). */
   body: JsonObject;
   /** The whole source object. */
   raw: JsonObject;
-  /** Set by `readOf`. */
-  read?: SourceRead;
 }
 
 export interface ConnectionEntry {
   index: number;
-  pointer: string;
+  readonly pointer: string;
   kind: ConnectionKind;
   body: JsonObject;
   raw: JsonObject;
-  /** Set by `readOf`. */
-  read?: ConnectionRead;
+}
+
+/** An entry of `sources` or `connections`: one object of five fields per rule, its pointer made on demand. */
+class Entry<K> {
+  constructor(
+    readonly source: boolean,
+    readonly index: number,
+    readonly kind: K,
+    readonly body: JsonObject,
+    readonly raw: JsonObject,
+  ) {}
+
+  get pointer(): string {
+    return `${this.source ? '/sources/' : '/connections/'}${this.index}`;
+  }
 }
 
 export interface PolicyView {
@@ -123,17 +134,16 @@ function walk(value: unknown): PolicyView {
   const sourceItems = Array.isArray(value.sources) ? value.sources : [];
   const connectionItems = Array.isArray(value.connections) ? value.connections : [];
   const sources: SourceEntry[] = [];
-  // No intermediate object per item, and `read` in the literal (set later by readOf: no shape change).
   for (let i = 0; i < sourceItems.length; i++) {
     const raw = sourceItems[i] as JsonObject;
     const kind = kindOf(raw, sourceKinds);
-    if (kind !== undefined) sources.push({ index: i, pointer: `/sources/${i}`, kind: kind as SourceKind, body: raw[kind] as JsonObject, raw, read: undefined });
+    if (kind !== undefined) sources.push(new Entry<SourceKind>(true, i, kind as SourceKind, raw[kind] as JsonObject, raw));
   }
   const connections: ConnectionEntry[] = [];
   for (let i = 0; i < connectionItems.length; i++) {
     const raw = connectionItems[i] as JsonObject;
     const kind = kindOf(raw, connectionKinds);
-    if (kind !== undefined) connections.push({ index: i, pointer: `/connections/${i}`, kind: kind as ConnectionKind, body: raw[kind] as JsonObject, raw, read: undefined });
+    if (kind !== undefined) connections.push(new Entry<ConnectionKind>(false, i, kind as ConnectionKind, raw[kind] as JsonObject, raw));
   }
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };
 }
@@ -169,13 +179,15 @@ export function urlPointer(source: SourceEntry, url: UrlRead): string {
   return memberPointer(source, url.member, url.item, url.leaf);
 }
 
-/** The shared reading of a source (policy/rules-read.ts), made once per entry on first use. */
+/**
+ * The shared reading of an entry (policy/rules-read.ts). Not kept: a policy of a million rules would
+ * hold a reading of each for the whole lint run. Read an entry once per pass and let it go.
+ */
 export function readOf(entry: SourceEntry): SourceRead;
 export function readOf(entry: ConnectionEntry): ConnectionRead;
 export function readOf(entry: SourceEntry | ConnectionEntry): SourceRead | ConnectionRead {
-  if (entry.read) return entry.read;
   // The walker only lists objects whose sole member is an object: the reader always answers.
-  return (entry.read = entry.pointer.startsWith('/sources/') ? readSource(entry.raw)! : readConnection(entry.raw)!);
+  return ((entry as { source?: boolean }).source ?? entry.pointer.startsWith('/sources/')) ? readSource(entry.raw)! : readConnection(entry.raw)!;
 }
 
 export interface CidrRef extends MemberRef {

@@ -178,6 +178,29 @@ function readUrlList(list: unknown[], read: SourceRead): boolean {
   return exact;
 }
 
+/**
+ * The URL members of a source body, as `readSource` reads them into `urls` (same members, same order:
+ * `urls` items, cargo's `indexUrl` and `downloadUrl`, git's `https[].baseUrl`), without reading the
+ * rest or building anything: lint rules that look at URL texts only (insecure-url, unmatchable hosts)
+ * use it rather than keeping a full reading of every source. Held to `readSource` by a property test.
+ */
+export function forEachSourceUrl(kind: string, body: JsonObject, visit: (text: string, member: string, item: number, leaf: string | undefined) => void): void {
+  if (URL_LIST_KINDS.has(kind) || kind === 'oci') {
+    const urls = body.urls;
+    if (Array.isArray(urls)) for (let j = 0; j < urls.length; j++) if (typeof urls[j] === 'string') visit(urls[j], 'urls', j, undefined);
+  } else if (kind === 'cargo') {
+    if (typeof body.indexUrl === 'string') visit(body.indexUrl, 'indexUrl', -1, undefined);
+    if (typeof body.downloadUrl === 'string') visit(body.downloadUrl, 'downloadUrl', -1, undefined);
+  } else if (kind === 'git') {
+    const https = body.https;
+    if (!Array.isArray(https)) return;
+    for (let j = 0; j < https.length; j++) {
+      const t = https[j];
+      if (isObject(t) && typeof t.baseUrl === 'string') visit(t.baseUrl, 'https', j, 'baseUrl');
+    }
+  }
+}
+
 const NO_URLS: UrlRead[] = [];
 const NO_SSH: SshRead[] = [];
 

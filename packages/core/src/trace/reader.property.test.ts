@@ -40,6 +40,29 @@ describe('trace reader (property-based)', () => {
     }), { numRuns: 200 });
   });
 
+  it('batches of any length (down to one character: every observation left to the exact scanner) read the same observations', async () => {
+    await fc.assert(fc.asyncProperty(trace, fc.array(fc.nat(), { maxLength: 6 }), fc.integer({ min: 1, max: 400 }), async (doc, cuts, batchLength) => {
+      const json = JSON.stringify(doc);
+      const streamed: AnyObservation[] = [];
+      await streamTrace(chunksOf(json, cuts), (o) => { streamed.push(o); }, { batchLength });
+      expect(streamed).toEqual(parseTrace(json).observations);
+    }), { numRuns: 300 });
+  });
+
+  it('chunks of tens of KiB (a value cut by a boundary completed on the next chunk\'s head, or not: a value longer than the head) read the same observations', async () => {
+    // Observations of very different lengths (some longer than the 16 KiB head), chunks of 33 to 120 KiB.
+    const long = fc.record({ protocol: fc.constant('http'), sequence: fc.nat(), url: fc.constant('https://h.example/x'), note: fc.nat(40000).map((n) => 'é"\\{}[],'.repeat(1 + (n >> 3)).slice(0, n)) });
+    const doc = fc.record({ schema_version: fc.constant('1.0'), observations: fc.array(fc.oneof(observation, long), { minLength: 50, maxLength: 300 }) });
+    await fc.assert(fc.asyncProperty(doc, fc.array(fc.integer({ min: 33 * 1024, max: 120 * 1024 }), { minLength: 1, maxLength: 40 }), fc.boolean(), async (d, sizes, pretty) => {
+      const json = JSON.stringify(d, null, pretty ? 1 : undefined);
+      const chunks: string[] = [];
+      for (let at = 0, k = 0; at < json.length; k++) { const n = sizes[k % sizes.length]; chunks.push(json.slice(at, at + n)); at += n; }
+      const streamed: AnyObservation[] = [];
+      await streamTrace(chunks, (o) => { streamed.push(o); });
+      expect(streamed).toEqual(parseTrace(json).observations);
+    }), { numRuns: 40 });
+  });
+
   it('mutated documents either read or fail with a TraceError, quickly', () => {
     fc.assert(fc.property(trace, fc.array(fc.record({ at: fc.nat(), del: fc.nat(6), ins: fc.string({ maxLength: 3 }) }), { minLength: 1, maxLength: 3 }), (doc, edits) => {
       let s = JSON.stringify(doc);

@@ -68,9 +68,14 @@ class ParsedPolicyDocument implements PolicyDocument {
   }
 }
 
+/** The text the parsers read: a leading byte-order mark becomes a space (same offsets). */
+export function parsedText(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
+}
+
 /** Parses a policy file once: value, syntax diagnostics, and (lazily) the tree and line index. */
 export function parsePolicyDocument(text: string, options: ParseOptions = {}): PolicyDocument {
-  const source = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
+  const source = parsedText(text);
   const jsonc = options.jsonc ?? isJsoncFile(options.fileName);
   const parsed = parseDocument(source, jsonc);
   const syntax = parsed.diagnostics.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));

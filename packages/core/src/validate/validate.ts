@@ -7,8 +7,8 @@
 import { policyValidator } from '../generated/validators';
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint } from '../lint/index';
-import { parsePolicyDocument, type PolicyDocument } from './document';
-import { Locator } from './locate';
+import { parsedText, parsePolicyDocument, type PolicyDocument } from './document';
+import { locateMany, type RangeRequest } from './locate-many';
 import { presetNameFindings, translateSchemaErrors } from './schema-errors';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
@@ -38,15 +38,17 @@ export function validateDocument(doc: PolicyDocument, options: ValidateOptions =
   const diagnostics: Diagnostic[] = doc.syntaxDiagnostics.slice();
   if (doc.syntaxFailed) return sortDiagnostics(diagnostics);
 
-  let locator: Locator | undefined;
-  const locate = () => (locator ??= new Locator(doc));
   const catalog = options.catalog ?? defaultPresetCatalog;
+  // Findings first, ranges after: every pointer is located in one scan of the text (locate-many.ts),
+  // and none at all when there is nothing to report.
+  const found: Diagnostic[] = [];
+  const requests: RangeRequest[] = [];
 
   const schemaFindings = policyValidator(doc.value) ? [] : translateSchemaErrors(policyValidator.errors ?? [], doc.value);
   schemaFindings.push(...presetNameFindings(doc.value, catalog));
   for (const f of schemaFindings) {
-    const range = locate().range(f.pointer, f.target);
-    diagnostics.push({ code: f.code, severity: 'error', message: f.message, pointer: f.pointer, ...range, ...(f.data ? { data: f.data } : {}) });
+    requests.push({ pointer: f.pointer, target: f.target });
+    found.push({ code: f.code, severity: 'error', message: f.message, pointer: f.pointer, offset: 0, length: 0, ...(f.data ? { data: f.data } : {}) });
   }
 
   if (options.lint !== false) {
@@ -55,13 +57,21 @@ export function validateDocument(doc: PolicyDocument, options: ValidateOptions =
     for (const f of lint(doc.value, { catalog, enabled })) {
       const setting = severity[f.code];
       if (setting === 'off') continue;
-      const range = locate().range(f.pointer, f.target ?? 'value');
-      diagnostics.push({
-        code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, ...range,
+      requests.push({ pointer: f.pointer, target: f.target ?? 'value' });
+      found.push({
+        code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, offset: 0, length: 0,
         ...(f.data ? { data: f.data } : {}),
         ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
         ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
       });
+    }
+  }
+  if (found.length > 0) {
+    const ranges = locateMany(parsedText(doc.text), requests);
+    for (let i = 0; i < found.length; i++) {
+      found[i].offset = ranges[i].offset;
+      found[i].length = ranges[i].length;
+      diagnostics.push(found[i]);
     }
   }
   return sortDiagnostics(diagnostics);
