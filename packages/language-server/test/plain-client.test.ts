@@ -327,3 +327,13 @@ describe('docs', () => {
     expect(page).toContain('packages/language-server/test/plain-client.test.ts');
   });
 });
+
+describe('Windows URIs', () => {
+  it('a drive letter matches whatever its case and encoding (VS Code sends file:///c%3A/..., Neovim file:///C:/...)', async () => {
+    const c = await client({ rootUri: 'file:///c%3A/Users/me/ws', capabilities: { workspace: { configuration: true } }, settings: { filePatterns: ['policies/*.json'] } });
+    for (const uri of ['file:///C:/Users/me/ws/policies/ci.json', 'file:///c%3A/Users/me/ws/policies/b.json', 'file:///C%3A/Users/me/ws/policies/c.json']) {
+      await c.open(uri, '{"presets": ["nope"]}', 1);
+      expect((await c.diagnostics(uri, 1)).diagnostics.map((x) => x.code)).toEqual(['unknown-preset']);
+    }
+  });
+});
