@@ -1,7 +1,14 @@
 /** Rendering an explain report for people: terminal text (colour on a TTY only) and Markdown. */
 import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
 import { paint } from './io';
-import { escapeControl as e } from './escape';
+import { clipped } from './escape';
+
+/**
+ * Outside text in a line of the text or Markdown report: control characters escaped, cut at 2,000
+ * characters with `…` (a 1 MB URL is one line, not a megabyte repeated in the destination, the
+ * near miss and the fix; ordinary fixes and notes are far shorter). JSON keeps the exact strings.
+ */
+const e = (text: string): string => clipped(text, 2000);
 
 interface Group {
   destination: string;

@@ -278,6 +278,30 @@ export class OutputFile {
   }
 }
 
+/**
+ * Before long work whose result goes to `-o FILE` (a download): the same one-line refusal that
+ * `OutputFile` would give at the end, for what can be known now (a directory, a missing folder),
+ * so nothing is downloaded for nothing. Creates nothing.
+ */
+export function checkOutputTarget(cwd: string, target: string | undefined): void {
+  if (target === undefined || target === '-') return;
+  if (target === '') throw new UsageError('cannot write to an empty file name');
+  const path = resolve(cwd, target);
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    try {
+      if (!statSync(dirname(path)).isDirectory()) throw new UsageError(`cannot write ${target}: ${WRITE_FAILURES.ENOTDIR} (ENOTDIR)`);
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`cannot write ${target}: ${WRITE_FAILURES.ENOENT} (ENOENT)`);
+    }
+    return;
+  }
+  if (st.isDirectory()) throw new UsageError(`cannot write ${target}: ${WRITE_FAILURES.EISDIR}`);
+}
+
 /** Where a dangling symbolic link points (so that writing through it creates its target), else the path itself. */
 function danglingTarget(path: string): string {
   for (let i = 0; i < 40; i++) {

@@ -32,7 +32,8 @@ function help(): string {
     '',
     'Exit codes: 0 ok; 1 problems found; 2 usage error or unreadable/invalid input; 3 authentication',
     'failed; 4 not found; 5 job not terminal; 6 service unavailable; 7 other API failure;',
-    '141 stdout was a closed pipe (ended quietly). A failed write (disk full) is exit 2.',
+    '70 internal error (one line; NETPOLICY_DEBUG=1 adds the stack trace); 141 stdout was a closed pipe',
+    '(ended quietly). A failed write (disk full) is exit 2.',
     '',
   ].join('\n');
 }

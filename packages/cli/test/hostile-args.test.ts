@@ -106,6 +106,10 @@ describe('values a command cannot use: one line each', () => {
     const fetch = ['fetch', 'trace', '--repo', 'acme/webapp', '--job-id', '1', '--base-url', 'http://127.0.0.1:9', '--quiet'];
     await usageError([...fetch, '--attempts', '1.5'], 'netpolicy fetch: option --attempts must be a whole number from 1 to 100, got 1.5');
     await usageError([...fetch, '--timeout', '.5'], 'netpolicy fetch: option --timeout must be a number from 0.001 to 86400 seconds (one day), such as 30 or 2.5, got .5');
+    // Without --quiet and without a token: the usage error is still the only line (the "no token"
+    // notice came first before).
+    await usageError(['fetch', 'trace', '--repo', 'acme/webapp', '--job-id', '1', '--base-url', 'http://127.0.0.1:9', '--attempts', '0'], 'netpolicy fetch: option --attempts must be a whole number from 1 to 100, got 0');
+    await usageError(['fetch', 'trace', '--job-id', '1', '--base-url', 'http://127.0.0.1:9'], 'netpolicy fetch: missing option --repo OWNER/REPO');
   });
 
   it('after `--`, `--help` is a file name, not a request for help', async () => {

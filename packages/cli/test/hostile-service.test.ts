@@ -31,6 +31,7 @@ const answers: Record<string, () => Buffer> = {
 };
 
 let raw: Server;
+let requests = 0;
 let base: string;
 let dir: string;
 
@@ -38,6 +39,7 @@ beforeAll(async () => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'netpolicy-hostile-service-'));
   raw = createServer((socket: Socket) => {
+    requests++;
     socket.on('error', () => {});
     let head = '';
     socket.on('data', (chunk) => {
@@ -81,6 +83,19 @@ describe('fetch against a service the platform fetch trips on', () => {
     const r = await fetchFrom('status-600');
     expect(r.code).toBe(7);
     expect(r.stderr).toBe('netpolicy fetch: HTTP 600 with an empty body\n');
+  });
+});
+
+describe('fetch -o where nothing can be written', () => {
+  it('is refused before the download (a missing folder, a directory), the service never asked', async () => {
+    const before = requests;
+    const missing = await fetchFrom('status-600', ['-o', join(dir, 'no-such-folder', 'trace.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`netpolicy fetch: cannot write ${join(dir, 'no-such-folder', 'trace.json')}: no such directory (ENOENT)\n`);
+    const folder = await fetchFrom('status-600', ['-o', dir]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(`netpolicy fetch: cannot write ${dir}: is a directory, not a file\n`);
+    expect(requests).toBe(before);
   });
 });
 

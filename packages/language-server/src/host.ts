@@ -28,6 +28,14 @@ export function joinPath(base: string, path: string): string {
   return parts.join('/') || '/';
 }
 
+/**
+ * A Windows drive letter in lower case (`C:/x` and `/C:/x` as `c:/x`, `/c:/x`): clients disagree
+ * (VS Code sends `file:///c%3A/...`, Neovim `file:///C:/...`) and the file system does not care.
+ */
+export function normalizeDrive(path: string): string {
+  return /^\/?[A-Z]:/.test(path) ? path.replace(/^(\/?)([A-Z]):/, (_m, slash: string, drive: string) => `${slash}${drive.toLowerCase()}:`) : path;
+}
+
 export function relativePath(root: string, path: string): string | undefined {
   const r = root.endsWith('/') ? root : `${root}/`;
   return path.startsWith(r) ? path.slice(r.length) : undefined;
@@ -38,7 +46,7 @@ export const uriOnlyHost: ServerHost = {
   uriToPath(uri: string): string | undefined {
     try {
       const u = new URL(uri);
-      return decodeURIComponent(u.pathname);
+      return normalizeDrive(decodeURIComponent(u.pathname));
     } catch {
       return undefined;
     }

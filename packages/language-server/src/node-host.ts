@@ -2,16 +2,16 @@
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ServerHost } from './host';
+import { normalizeDrive, type ServerHost } from './host';
 
 const MAX_TRACE_FILES = 200;
 
 export const nodeHost: ServerHost = {
   uriToPath(uri) {
     if (!uri.startsWith('file:')) {
-      try { return decodeURIComponent(new URL(uri).pathname); } catch { return undefined; }
+      try { return normalizeDrive(decodeURIComponent(new URL(uri).pathname)); } catch { return undefined; }
     }
-    try { return fileURLToPath(uri).split('\\').join('/'); } catch { return undefined; }
+    try { return normalizeDrive(fileURLToPath(uri).split('\\').join('/')); } catch { return undefined; }
   },
   pathToUri: (path) => pathToFileURL(path).href,
   readFile: (path) => readFile(path, 'utf8'),

@@ -104,6 +104,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let client: ClientFeatures | undefined;
   /** After `shutdown`, every request but `exit` is an InvalidRequest (LSP). */
   let shutDown = false;
+  let initializeSeen = false;
   let canFollowFolders = false;
   let canRefreshLenses = false;
   let canWatchFiles = false;
@@ -386,6 +387,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
+    initializeSeen = true;
     const folderUris = (Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : undefined)
       ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
     roots = folderUris.map((u) => host.uriToPath(u)).filter((p): p is string => p !== undefined);
@@ -502,8 +504,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (entries.size === 0) (globalThis as { gc?: () => void }).gc?.();
   });
 
-  /** Refuses a request after `shutdown` (LSP: InvalidRequest). */
+  /** Refuses a request before `initialize` (LSP: ServerNotInitialized) and after `shutdown` (InvalidRequest). */
   function alive(): void {
+    if (!initializeSeen) throw new ResponseError(ErrorCodes.ServerNotInitialized, 'netpolicy-language-server: the server is not initialized');
     if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'netpolicy-language-server: the server is shut down');
   }
 

@@ -21,6 +21,8 @@ export interface TestClient {
   messages: Array<{ type: number; message: string }>;
   /** Every request the server sent the client (method and params), in order. */
   serverRequests: Array<{ method: string; params: any }>;
+  /** Every window/logMessage (a handler that threw logs `... failed:` with type 1). */
+  logs: Array<{ type: number; message: string }>;
   settings: Record<string, unknown>;
   request<T = any>(method: string, params: unknown): Promise<T>;
   notify(method: string, params: unknown): Promise<void>;
@@ -71,8 +73,9 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   const waiters: Array<{ uri: string; version?: number; since: number; resolve: (p: PublishedDiagnostics) => void }> = [];
   const messages: Array<{ type: number; message: string }> = [];
   const serverRequests: Array<{ method: string; params: any }> = [];
+  const logs: Array<{ type: number; message: string }> = [];
   const client: TestClient = {
-    connection, published, messages, serverRequests, settings: 'settings' in options ? options.settings! : {}, child,
+    connection, published, messages, serverRequests, logs, settings: 'settings' in options ? options.settings! : {}, child,
     request: (method, params) => connection.sendRequest(method, params),
     notify: (method, params) => connection.sendNotification(method, params),
     diagnostics(uri, version, since = 0) {
@@ -98,7 +101,7 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
     }
   });
   connection.onNotification('window/showMessage', (m: { type: number; message: string }) => messages.push(m));
-  connection.onNotification('window/logMessage', () => {});
+  connection.onNotification('window/logMessage', (m: { type: number; message: string }) => logs.push(m));
   const record = (method: string, params: any) => serverRequests.push({ method, params });
   connection.onRequest('workspace/configuration', (p: { items: Array<{ section?: string }> }) => {
     record('workspace/configuration', p);

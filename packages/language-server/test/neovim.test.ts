@@ -34,7 +34,7 @@ describe('Neovim as the client', () => {
     writeFileSync(file, POLICY);
     const r = spawnSync('nvim', ['--headless', '--clean', '-n', '-i', 'NONE', '-u', 'NONE', '-c', `luafile ${DRIVER}`], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NP_SERVER: SERVER_BIN, NP_FILE: file, NP_OUT: out }, timeout: 60000, encoding: 'utf8',
+      env: { ...process.env, NP_SERVER: SERVER_BIN, NP_FILE: file, NP_OUT: out, XDG_CACHE_HOME: join(dir, 'cache') }, timeout: 60000, encoding: 'utf8',
     });
     expect(r.error).toBeUndefined();
     const result = JSON.parse(readFileSync(out, 'utf8'));
@@ -53,5 +53,19 @@ describe('Neovim as the client', () => {
     expect(result.completion).toEqual(expect.arrayContaining(['pypi', 'cargo']));
     expect(result.completion).not.toContain('npm');
     expect(result.hover).toContain('last address: `10.255.255.255`');
+    // Formatted with Neovim's options (4 spaces), saved with its final newline.
+    const saved = readFileSync(file, 'utf8');
+    expect(saved).toMatch(/^\{\n    "default": "deny",\n    "presets": \[\n        "npm",/);
+    expect(saved.endsWith('}\n')).toBe(true);
+    // Neovim 0.7 advertises no snippet support: completions are plain text.
+    expect(result.completion_texts.length).toBeGreaterThan(0);
+    for (const item of result.completion_texts) {
+      expect(item.format).toBe(1);
+      expect(item.text).not.toMatch(/\$\{?\d/);
+    }
+    // Nor dynamic registration: the server registers nothing (Neovim logs a warning when one does).
+    let log = '';
+    try { log = readFileSync(join(dir, 'cache', 'nvim', 'lsp.log'), 'utf8'); } catch {}
+    expect(log).not.toMatch(/registerCapability/);
   }, 90000);
 });

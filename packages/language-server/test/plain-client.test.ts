@@ -187,6 +187,18 @@ describe('lifecycle', () => {
     return { child, connection, exit };
   };
 
+  it('a request before initialize is ServerNotInitialized (-32002); the server then initializes as usual', async () => {
+    const a = spawnServer();
+    const hover = { textDocument: { uri: 'file:///w/a.netpolicy.json' }, position: { line: 0, character: 0 } };
+    await expect(a.connection.sendRequest('textDocument/hover', hover)).rejects.toMatchObject({ code: -32002 });
+    await expect(a.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: 'file:///w/a.netpolicy.json' } })).rejects.toMatchObject({ code: -32002 });
+    const init: any = await a.connection.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
+    expect(init.capabilities.hoverProvider).toBe(true);
+    expect(await a.connection.sendRequest('textDocument/hover', hover)).toBeNull();
+    a.child.kill();
+    await a.exit;
+  });
+
   it('exit after shutdown: code 0; exit without shutdown: code 1', async () => {
     const a = spawnServer();
     await a.connection.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} });
@@ -313,5 +325,15 @@ describe('docs', () => {
     const page = readFileSync(new URL('../../../docs/editor.md', import.meta.url), 'utf8');
     expect(page).toContain(`\`${APPLY_EDIT_COMMAND}\``);
     expect(page).toContain('packages/language-server/test/plain-client.test.ts');
+  });
+});
+
+describe('Windows URIs', () => {
+  it('a drive letter matches whatever its case and encoding (VS Code sends file:///c%3A/..., Neovim file:///C:/...)', async () => {
+    const c = await client({ rootUri: 'file:///c%3A/Users/me/ws', capabilities: { workspace: { configuration: true } }, settings: { filePatterns: ['policies/*.json'] } });
+    for (const uri of ['file:///C:/Users/me/ws/policies/ci.json', 'file:///c%3A/Users/me/ws/policies/b.json', 'file:///C%3A/Users/me/ws/policies/c.json']) {
+      await c.open(uri, '{"presets": ["nope"]}', 1);
+      expect((await c.diagnostics(uri, 1)).diagnostics.map((x) => x.code)).toEqual(['unknown-preset']);
+    }
   });
 });

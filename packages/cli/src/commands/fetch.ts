@@ -5,7 +5,7 @@ import {
 } from '@netpolicy/client';
 import type { Command } from '../command';
 import { escapeControl } from '../escape';
-import { EXIT, UsageError, readTextFile, writeOutput, type Io } from '../io';
+import { EXIT, UsageError, checkOutputTarget, readTextFile, writeOutput, type Io } from '../io';
 
 /** Largest --attempts: more would only stretch a failure (the total budget bounds them anyway). */
 const MAX_ATTEMPTS = 100;
@@ -31,7 +31,7 @@ URL's origin and never printed.`,
     kind: { type: 'string', value: 'oci_manifest|oci_index|ci_cache', help: 'The artifact\'s kind (artifact).' },
     digest: { type: 'string', value: 'ALG:HEX', help: 'The artifact\'s digest, sha256:<64 hex> or sha512:<128 hex> (artifact).' },
     repository: { type: 'string', value: 'OWNER/REPO', help: 'The repository of a ci_cache artifact (artifact).' },
-    output: { ...outputOption, help: 'Write the download to FILE instead of stdout (atomically: a failure leaves no file; a replaced file keeps its mode; `-` is stdout).' },
+    output: { ...outputOption, help: 'Write the download to FILE instead of stdout (atomically: a failure leaves no file; a replaced file keeps its mode; `-` is stdout). A missing folder or a directory is refused before the download.' },
     'base-url': { type: 'string', value: 'URL', help: 'Service base URL (default: $NETPOLICY_BASE_URL); https, or http only for localhost, 127.0.0.0/8 and ::1.' },
     'token-file': { type: 'string', value: 'FILE', help: 'Read the access token from FILE (default: $NETPOLICY_TOKEN). Tokens are never taken as a plain option and never printed.' },
     'no-validate': { type: 'boolean', help: 'Do not validate the SBOM as CycloneDX 1.7 (JSON and media type are still checked; sbom).' },
@@ -90,19 +90,24 @@ export const command: Command = {
       token = io.env.NETPOLICY_TOKEN.trim();
     }
     const quiet = values.quiet === true;
-    if (token === undefined && !quiet) io.stderr.write('netpolicy fetch: no token (set NETPOLICY_TOKEN or pass --token-file); the service will likely refuse the request\n');
 
+    if (what === 'artifact') {
+      if (values.kind === undefined) throw new UsageError('missing option --kind oci_manifest|oci_index|ci_cache');
+      if (values.digest === undefined) throw new UsageError('missing option --digest ALG:HEX');
+    } else {
+      if (values.repo === undefined) throw new UsageError('missing option --repo OWNER/REPO');
+      if (values['job-id'] === undefined) throw new UsageError('missing option --job-id N');
+    }
     const client = makeClient(io, baseUrl, token, values, quiet);
+    checkOutputTarget(io.cwd, values.output); // before the download, not after it
+    // Once every option is known to be usable: a usage error is then the only line.
+    if (token === undefined && !quiet) io.stderr.write('netpolicy fetch: no token (set NETPOLICY_TOKEN or pass --token-file); the service will likely refuse the request\n');
     let result: ApiResult<unknown>;
     try {
       if (what === 'artifact') {
-        if (values.kind === undefined) throw new UsageError('missing option --kind oci_manifest|oci_index|ci_cache');
-        if (values.digest === undefined) throw new UsageError('missing option --digest ALG:HEX');
-        result = await client.findArtifact({ kind: values.kind as ArtifactKind, ...parseDigest(values.digest), repository: values.repository });
+        result = await client.findArtifact({ kind: values.kind as ArtifactKind, ...parseDigest(values.digest!), repository: values.repository });
       } else {
-        if (values.repo === undefined) throw new UsageError('missing option --repo OWNER/REPO');
-        if (values['job-id'] === undefined) throw new UsageError('missing option --job-id N');
-        const selector = { provider: values.provider, repo: values.repo, jobId: values['job-id'] };
+        const selector = { provider: values.provider, repo: values.repo!, jobId: values['job-id']! }; // checked above
         const progress = progressReporter(io, quiet);
         try {
           result = what === 'sbom' ? await client.getSbom(selector, { onProgress: progress.update }) : await client.getNetworkTrace(selector, { onProgress: progress.update });

@@ -53,6 +53,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const left = suggester.leftOut();
   const denied = left.filter((l) => l.reason === 'denied');
   const insecure = left.filter((l) => l.reason === 'insecure-http');
+  const unmatchable = left.filter((l) => l.reason === 'unmatchable-host');
   const count = (ls: typeof left) => ls.reduce((n, l) => n + l.count, 0);
   const lines: string[] = [];
   const list = (ls: typeof left) => {
@@ -66,6 +67,10 @@ async function run(args: string[], io: Io): Promise<number> {
   if (insecure.length) {
     lines.push(`netpolicy suggest: ${count(insecure)} plain-http request${count(insecure) === 1 ? '' : 's'} to software sources: the policy allows their https form only; make the job use https:`);
     list(insecure);
+  }
+  if (unmatchable.length) {
+    lines.push(`netpolicy suggest: left out ${count(unmatchable)} access${count(unmatchable) === 1 ? '' : 'es'} to host names no rule can match (over 253 characters, a label over 63, an empty label, or a label starting or ending with \`-\`):`);
+    list(unmatchable);
   }
   if (lines.length) io.stderr.write(lines.join('\n') + '\n');
   return EXIT.ok;

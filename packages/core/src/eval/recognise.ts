@@ -2,7 +2,7 @@
  * Recognising software sources from what a job did (URL shapes, SSH commands), shared by the
  * explainer's `fix` and by `suggest`. Prefers presets, then ecosystem sources, then narrow connections.
  */
-import { isHostPattern } from '../formats/host-pattern';
+import { isHostPattern, unmatchableHostProblem } from '../formats/host-pattern';
 import { isRepositoryPattern } from '../formats/repository-pattern';
 import { parseAddress } from '../formats/ip';
 import type { Connection, Source } from '../policy/types';
@@ -116,7 +116,8 @@ export function connectionFor(a: Access, parsed?: ParsedUrl | null): Connection 
     return { tls: { cidrs: t.cidrs, ports: [a.port] } };
   }
   if (a.kind === 'tcp') {
-    const name = (a.hostnames ?? []).find((n) => !isIp(n) && isHostPattern(n.replace(/\.$/, '')));
+    // A name no rule can match (D3's length and label limits) is passed over: the address instead.
+    const name = (a.hostnames ?? []).find((n) => { const h = n.replace(/\.$/, ''); return !isIp(n) && isHostPattern(h) && unmatchableHostProblem(h) === undefined; });
     const t = nameOrCidr(name, a.remoteIp);
     if (!t) return undefined;
     return { tcp: connectionBody('hostPatterns', t, a.port) } as Connection;

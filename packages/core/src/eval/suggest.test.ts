@@ -76,4 +76,20 @@ describe('suggest', () => {
     expect(httpsForm({ kind: 'http', method: 'GET', url: 'http://api.example/x' })).toBeUndefined();
     expect(httpsForm({ kind: 'http', method: 'GET', url: 'http://r.example:80/v2/' })?.url).toBe('https://r.example/v2/');
   });
+  it('an access to a host name no rule can match is left out, never a rule check flags (D3 limits)', () => {
+    const long = `${'b'.repeat(64)}.example`;
+    const at = (sequence: number, extra: object) => ({ observedAt: '2026-01-01T00:00:00Z', sequence, ...extra }) as never;
+    const s = new Suggester();
+    s.beginTrace();
+    s.add(at(1, { protocol: 'http', method: 'GET', url: `https://${long}/x`, denied: false }));
+    s.add(at(2, { protocol: 'tcp', remoteIp: '192.0.2.7', remotePort: 443, serverName: `${'c'.repeat(250)}.example`, allowed: true }));
+    s.add(at(3, { protocol: 'ssh_git', host: 'bad-.example', port: 22, user: 'git', command: 'git-upload-pack', repositoryPath: 'a/b', allowed: true }));
+    // A plain TCP connection whose first resolved name is unmatchable takes the next one.
+    s.add(at(4, { protocol: 'tcp', remoteIp: '192.0.2.8', remotePort: 5432, hostnames: [long, 'db.example'], allowed: true }));
+    s.add(at(5, { protocol: 'http', method: 'GET', url: 'https://ok.example/y', denied: false }));
+    const policy = s.finish();
+    expect(s.leftOut().map((l) => [l.access.kind, l.reason])).toEqual([['http', 'unmatchable-host'], ['tls', 'unmatchable-host'], ['ssh', 'unmatchable-host']]);
+    expect(policy.connections).toEqual([{ tcp: { hostPatterns: ['db.example'], ports: [5432] } }, { tls: { serverNamePatterns: ['ok.example'], ports: [443] } }]);
+    expect(validate(JSON.stringify(policy, null, 2), { fileName: 's.json' }).diagnostics).toEqual([]);
+  });
 });

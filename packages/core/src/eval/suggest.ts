@@ -4,6 +4,7 @@
  * connections otherwise. The result is checked: the model allows every access it was built from.
  */
 import { defaultPresetCatalog } from '../presets/catalog';
+import { isHostPattern, normaliseHost, unmatchableHostProblem } from '../formats/host-pattern';
 import type { Connection, OciOperation, Policy, Source } from '../policy/types';
 import { isKnownObservation, type AnyObservation, type Observation } from '../trace/types';
 import { accessOf, type Access } from './access';
@@ -23,8 +24,12 @@ export interface SuggestOptions extends EvalOptions {
 /** An access the suggested policy does not allow as recorded, and why. */
 export interface LeftOut {
   access: Access;
-  /** `denied`: recorded as denied in every run; `insecure-http`: a plain-http request to a software source, allowed in its https form only. */
-  reason: 'denied' | 'insecure-http';
+  /**
+   * `denied`: recorded as denied in every run; `insecure-http`: a plain-http request to a software
+   * source, allowed in its https form only; `unmatchable-host`: its host name breaks DNS's length or
+   * label rules, so no rule naming it could match a real host (`check` flags such a rule).
+   */
+  reason: 'denied' | 'insecure-http' | 'unmatchable-host';
   /** Observations of this access. */
   count: number;
 }
@@ -46,6 +51,18 @@ export function httpsForm(a: Access, parsed?: ParsedUrl | null): Extract<Access,
   return { ...a, url: `https://${host}${slash < 0 ? '' : rest.slice(slash)}` };
 }
 
+/**
+ * Whether the host name an access would be allowed by (a URL's host, a TLS server name, an SSH
+ * host) is one no rule can match: over 253 characters, a label over 63, an empty label, a label
+ * starting or ending with `-` (D3). A rule naming it would be flagged `unmatchable-host-pattern`.
+ */
+function unmatchableName(a: Access): boolean {
+  const name = a.kind === 'http' ? parseUrl(a.url)?.host : a.kind === 'tls' ? a.serverName : a.kind === 'ssh' ? a.host : undefined;
+  if (name === undefined) return false;
+  const host = normaliseHost(name);
+  return isHostPattern(host) && unmatchableHostProblem(host) !== undefined;
+}
+
 /** The verdict a trace recorded for an observation: `denied` for http, `allowed` for tcp and ssh_git. */
 function recordedDenied(o: Observation): boolean {
   switch (o.protocol) {
@@ -60,6 +77,7 @@ export class Suggester {
   private readonly accesses = new Map<string, Access>();
   private readonly denied = new Map<string, LeftOut>();
   private readonly insecure = new Map<string, LeftOut>();
+  private readonly unmatchable = new Map<string, LeftOut>();
   private resolved = new ResolvedNames();
 
   constructor(private readonly options: SuggestOptions = {}) {}
@@ -86,6 +104,12 @@ export class Suggester {
       this.denied.set(key, left);
       return;
     }
+    if (unmatchableName(a)) {
+      const left = this.unmatchable.get(key) ?? { access: a, reason: 'unmatchable-host' as const, count: 0 };
+      left.count++;
+      this.unmatchable.set(key, left);
+      return;
+    }
     // A plain-http request to a software source that no preset allows as made: its https form.
     const secure = httpsForm(a);
     if (secure && presetsPermitting(a, this.options).length === 0) {
@@ -105,11 +129,12 @@ export class Suggester {
 
   /**
    * What the policy of `finish` does not allow as recorded: accesses denied in every run (unless
-   * `includeDenied`), and plain-http requests to software sources (allowed in their https form).
+   * `includeDenied`), plain-http requests to software sources (allowed in their https form), and
+   * accesses to a host name no rule can match.
    */
   leftOut(): LeftOut[] {
-    const denied = [...this.denied].filter(([key]) => !this.accesses.has(key) && !this.insecure.has(key)).map(([, l]) => l);
-    return [...denied, ...this.insecure.values()];
+    const denied = [...this.denied].filter(([key]) => !this.accesses.has(key) && !this.insecure.has(key) && !this.unmatchable.has(key)).map(([, l]) => l);
+    return [...denied, ...this.insecure.values(), ...this.unmatchable.values()];
   }
 }
 

@@ -80,6 +80,26 @@ local ok, err = pcall(function()
   for _, r in pairs(hover) do
     if r.result then out.hover = r.result.contents.value end
   end
+
+  -- Formatting with the options Neovim sends (tabSize and insertSpaces only), applied, then saved.
+  vim.bo[bufnr].shiftwidth = 4
+  vim.bo[bufnr].expandtab = true
+  local formatting = vim.lsp.buf_request_sync(bufnr, 'textDocument/formatting', vim.lsp.util.make_formatting_params(), 5000) or {}
+  for _, r in pairs(formatting) do
+    if r.result then vim.lsp.util.apply_text_edits(r.result, bufnr, 'utf-16') end
+  end
+  vim.cmd('write')
+
+  -- Completion of a source skeleton: Neovim 0.7 has no snippet support, so the text must be plain.
+  local sources_edit = vim.lsp.buf_request_sync(bufnr, 'textDocument/completion',
+    { textDocument = vim.lsp.util.make_text_document_params(bufnr), position = { line = 1, character = 4 } }, 5000) or {}
+  out.completion_texts = {}
+  for _, r in pairs(sources_edit) do
+    local items = r.result and (r.result.items or r.result) or {}
+    for _, item in ipairs(items) do
+      table.insert(out.completion_texts, { label = item.label, format = item.insertTextFormat or 1, text = item.textEdit and item.textEdit.newText or item.insertText or item.label })
+    end
+  end
   vim.lsp.stop_client(client_id)
 end)
 if not ok then table.insert(out.errors, tostring(err)) end
