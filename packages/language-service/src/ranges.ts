@@ -19,12 +19,7 @@ export function offsetOf(doc: PolicyDocument, position: Position): number {
   const line = Math.floor(position.line);
   const character = Math.max(0, Math.floor(position.character));
   if (line < 0) return 0;
-  const start = doc.lineIndex.offsetAt({ line, character: 0 });
-  let offset = doc.lineIndex.offsetAt({ line, character });
-  const text = doc.text;
-  // Back over a line break reached by clamping (the next line's start, or the middle of a CRLF).
-  while (offset > start && (text.charCodeAt(offset - 1) === 10 || text.charCodeAt(offset - 1) === 13)) offset--;
-  return offset;
+  return doc.lineIndex.offsetAt({ line, character });
 }
 
 /** The range a pointer names in the document (value, or key when `key`), or undefined when it is not there. */

@@ -6,7 +6,7 @@
 import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
 import type { ConnectionKind, SourceKind } from '../policy/types';
 import { cidrOf, readConnection, readSource } from '../policy/rules-read';
-import type { ConnectionRead, SourceRead, UrlRead } from '../policy/rules-read';
+import type { ConnectionRead, SourceRead } from '../policy/rules-read';
 import type { ParsedCidr } from '../formats/ip';
 
 export type JsonObject = Record<string, unknown>;
@@ -172,11 +172,6 @@ export function memberPointer(entry: { pointer: string; kind: string }, member: 
   if (item >= 0) pointer += `/${item}`;
   if (leaf !== undefined) pointer += `/${leaf}`;
   return pointer;
-}
-
-/** The pointer of a URL of a source, as the reader found it (`urls/2`, `indexUrl`, `https/0/baseUrl`). */
-export function urlPointer(source: SourceEntry, url: UrlRead): string {
-  return memberPointer(source, url.member, url.item, url.leaf);
 }
 
 /**

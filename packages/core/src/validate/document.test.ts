@@ -155,3 +155,22 @@ describe('nodeAt on any text', () => {
     }), { numRuns: 500 });
   });
 });
+
+describe('LineIndex.offsetAt', () => {
+  it('a character past the end of a line is that line\'s end, before its line break (LSP), whatever the line breaks', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const text = `{${eol}  "a": 1${eol}}`;
+      const index = parsePolicyDocument(text, { fileName: 'p.json' }).lineIndex;
+      expect(index.offsetAt({ line: 0, character: 7 }), JSON.stringify(eol)).toBe(1);
+      expect(index.offsetAt({ line: 1, character: 99 }), JSON.stringify(eol)).toBe(1 + eol.length + 8);
+      expect(index.offsetAt({ line: 1, character: 2 })).toBe(1 + eol.length + 2);
+      expect(index.offsetAt({ line: 2, character: 5 })).toBe(text.length);
+      expect(index.offsetAt({ line: 9, character: 0 })).toBe(text.length);
+      // Every offset's position maps back to it (line starts and ends included).
+      for (let o = 0; o <= text.length; o++) {
+        if (text[o - 1] === '\r' && text[o] === '\n') continue; // inside a CRLF: not a position
+        expect(index.offsetAt(index.positionAt(o))).toBe(o);
+      }
+    }
+  });
+});

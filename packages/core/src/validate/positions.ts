@@ -27,8 +27,11 @@ export class LineIndex {
     if (position.line >= this.starts.length) return this.text.length;
     if (position.line < 0) return 0;
     const start = this.starts[position.line];
-    const next = position.line + 1 < this.starts.length ? this.starts[position.line + 1] : this.text.length;
-    return Math.max(start, Math.min(start + position.character, next));
+    let end = position.line + 1 < this.starts.length ? this.starts[position.line + 1] : this.text.length;
+    // Past the end of a line means the line's end (LSP), before its line break, never inside `\r\n`.
+    if (end > start && this.text.charCodeAt(end - 1) === 10) end--;
+    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+    return Math.max(start, Math.min(start + position.character, end));
   }
 
   range(offset: number, length: number): Range {
