@@ -5,6 +5,7 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { closeMatches } from '@netpolicy/core';
 import { UsageError } from './io';
 
 export interface OptionSpec {
@@ -171,32 +172,11 @@ function fileId(path: string): Stats | undefined {
 
 /**
  * The nearest name a typo could have meant (`--stirct` -> `--strict`), by edit distance with
- * transpositions, within a third of the typed length. (Core has the same measure for policy keys,
- * in validate/suggest-names.ts, but does not export it.)
+ * transpositions, within a third of the typed length: core's `closeMatches`, which names the
+ * nearest policy keys and presets too.
  */
 export function nearestName(typed: string, names: readonly string[]): string | undefined {
-  const limit = Math.max(1, Math.floor(Math.min(typed.length, 64) / 3));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const name of names) {
-    const d = typoDistance(typed.slice(0, 64).toLowerCase(), name.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return bestDistance <= limit ? best : undefined;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent transpositions. */
-function typoDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1);
-    }
-    rows.push(row);
-  }
-  return rows[a.length][b.length];
+  return closeMatches(typed, names)[0];
 }
 
 export function didYouMean(typed: string, names: readonly string[]): string {

@@ -7,3 +7,4 @@ export * from './codes';
 export { toPointer, parsePointer, valueAt, escapeSegment } from './pointer';
 export { canonicalJson } from '../json/canonical';
 export { Locator } from './locate';
+export { closeMatches, nearestFirst } from './suggest-names';

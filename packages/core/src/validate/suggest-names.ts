@@ -2,15 +2,22 @@
 
 const MAX_COMPARED = 64;
 
+/**
+ * Optimal string alignment distance, case-insensitive, over the first 64 characters: insertions,
+ * deletions, substitutions and adjacent transpositions each count one (`pyip` is one typo from `pypi`).
+ */
 export function editDistance(a: string, b: string): number {
   const s = a.slice(0, MAX_COMPARED).toLowerCase();
   const t = b.slice(0, MAX_COMPARED).toLowerCase();
+  let before: number[] = [];
   let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
   for (let i = 1; i <= s.length; i++) {
     const cur = [i];
     for (let j = 1; j <= t.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) cur[j] = Math.min(cur[j], before[j - 2] + 1);
     }
+    before = prev;
     prev = cur;
   }
   return prev[t.length];

@@ -162,3 +162,12 @@ describe('validate: hostile input', () => {
     }
   });
 });
+
+describe('closeMatches', () => {
+  it('counts an adjacent transposition as one typo, nearest first, within a third of the length', async () => {
+    const { closeMatches } = await import('./suggest-names');
+    expect(closeMatches('pyip', ['npm', 'pypi', 'cargo'])).toEqual(['pypi']);
+    expect(closeMatches('--stirct', ['--format', '--strict'])).toEqual(['--strict']);
+    expect(closeMatches('xyz', ['pypi'])).toEqual([]);
+  });
+});
