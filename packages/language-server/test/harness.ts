@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { afterEach } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
 import { startServer } from '../src/server';
 import { nodeHost as nodeHostForTests } from '../src/node-host';
@@ -121,4 +122,21 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   });
   await connection.sendNotification('initialized', {});
   return client;
+}
+
+/**
+ * A `client(options)` for a test file: each client it starts is closed after each test. Call once,
+ * at the top level of the file.
+ */
+export function clientPerTest(): (options?: ClientOptions) => Promise<TestClient> {
+  let clients: TestClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    clients = [];
+  });
+  return async (options = {}) => {
+    const c = await startClient(options);
+    clients.push(c);
+    return c;
+  };
 }

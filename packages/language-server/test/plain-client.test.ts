@@ -4,25 +4,15 @@
  * plain-text hovers, other position encodings), the lifecycle (shutdown, exit, a dead parent,
  * stdin closed), and documents with unusual URIs and text.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { SERVER_BIN, fileUri, startClient, type TestClient } from './harness';
+import { SERVER_BIN, fileUri, clientPerTest, type TestClient } from './harness';
 
-let clients: TestClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-});
-
-async function client(options: Parameters<typeof startClient>[0] = {}): Promise<TestClient> {
-  const c = await startClient(options);
-  clients.push(c);
-  return c;
-}
+const client = clientPerTest();
 
 const dir = () => mkdtempSync(join(tmpdir(), 'np-ls-plain-'));
 const change = (uri: string, version: number, text: string) => ({ textDocument: { uri, version }, contentChanges: [{ text }] });
@@ -313,9 +303,7 @@ describe('without file watching', () => {
 });
 
 async function startClientWithFolders(roots: string[]): Promise<TestClient> {
-  const c = await startClient({ capabilities: { workspace: { workspaceFolders: true, configuration: true } }, workspaceFolders: roots.map((r, i) => ({ uri: fileUri(r), name: `f${i}` })) });
-  clients.push(c);
-  return c;
+  return client({ capabilities: { workspace: { workspaceFolders: true, configuration: true } }, workspaceFolders: roots.map((r, i) => ({ uri: fileUri(r), name: `f${i}` })) });
 }
 
 describe('docs', () => {

@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validate } from '@netpolicy/core';
-import { fileUri, startClient, type TestClient } from './harness';
+import { fileUri, clientPerTest } from './harness';
 
 const POLICY = `{
   "default": "deny",
@@ -20,17 +20,7 @@ const POLICY = `{
 
 const CLI = fileURLToPath(new URL('../../cli/bin/netpolicy.js', import.meta.url));
 
-let clients: TestClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-});
-
-async function client(options: Parameters<typeof startClient>[0] = {}): Promise<TestClient> {
-  const c = await startClient(options);
-  clients.push(c);
-  return c;
-}
+const client = clientPerTest();
 
 function asCheck(text: string, fileName: string) {
   return validate(text, { fileName }).diagnostics.map((d) => ({ code: d.code, offset: d.offset }));
