@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LineIndex } from '@netpolicy/core';
+import { isPolicyFile, LineIndex } from '@netpolicy/core';
 import { startClient, type TestClient } from './harness';
 
 let c: TestClient | undefined;
@@ -17,7 +17,7 @@ const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 function policyFiles(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     if (e.isDirectory()) policyFiles(join(dir, e.name), out);
-    else if (/\.netpolicy\.jsonc?$|^network-policy\.json$/.test(e.name)) out.push(join(dir, e.name));
+    else if (isPolicyFile(e.name)) out.push(join(dir, e.name));
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'jsonc-parser';
-import { parsePolicyDocument, validateDocument, type PolicyDocument } from '@netpolicy/core';
+import { isPolicyFile, parsePolicyDocument, validateDocument, type PolicyDocument } from '@netpolicy/core';
 import type { DocumentSymbol, Position, Range, SelectionRange, TextEdit } from 'vscode-languageserver-types';
 import {
   DEFAULT_SETTINGS, doComplete, doHover, findDocumentLinks, findDocumentSymbols, format, getCodeActions, getFoldingRanges, getSelectionRanges,
@@ -150,7 +150,7 @@ const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 function policyFiles(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     if (e.isDirectory()) policyFiles(join(dir, e.name), out);
-    else if (/\.netpolicy\.jsonc?$|^network-policy\.json$/.test(e.name)) out.push(join(dir, e.name));
+    else if (isPolicyFile(e.name)) out.push(join(dir, e.name));
   }
   return out;
 }
