@@ -122,8 +122,7 @@ class KeyTable {
 }
 
 /** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
-function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts, forced: Uint8Array): boolean {
-  if (forced[e] === 1) return true;
+function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
   for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) {
     const k = lookedKeys.at(i);
     if (indexed.count(k) > (indexedKeys.has(e, k) ? 1 : 0)) return true;
@@ -149,7 +148,9 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   for (const s of presetSources) { keys.reset(); keys.source(s.kind, s.body); presetKeys.push(...keys.indexed); }
   for (const c of presetConnections) { keys.reset(); keys.connection(c.kind, c.body); presetKeys.push(...keys.indexed); }
   const indexedKeys = new KeyTable(n), lookedKeys = new KeyTable(n);
-  const forced = new Uint8Array(n);
+  // A rule with too many keys to list its lookups (`forced`) may look up any other's: then every
+  // rule takes part, as in the full analysis (hostile policies; the index keeps that linear).
+  let everyRule = false;
   let indexed = new KeyCounts(n * 2), looked = new KeyCounts(n * 2);
   for (const k of presetKeys) indexed.add(k);
   for (let e = 0; e < n; e++) {
@@ -158,7 +159,7 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
     else keys.connection(connections[e - sources.length].kind, connections[e - sources.length].body);
     indexedKeys.set(e, keys.indexed);
     lookedKeys.set(e, keys.looked);
-    if (keys.forced) forced[e] = 1;
+    if (keys.forced) everyRule = true;
     for (let i = 0; i < keys.indexed.length; i++) indexed.add(keys.indexed[i]);
     for (let i = 0; i < keys.looked.length; i++) looked.add(keys.looked[i]);
   }
@@ -167,12 +168,9 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   const take = new Uint8Array(n);
   const hashes = new Int32Array(n);
   const candidates: number[] = [];
-  // A rule with too many keys to list its lookups (`forced`) may look up any other's: then every
-  // rule takes part, as in the full analysis (hostile policies; the index keeps that linear).
-  const everyRule = forced.includes(1);
   for (let e = 0; e < n; e++) {
     const none = indexedKeys.start[e + 1] === indexedKeys.start[e] && lookedKeys.start[e + 1] === lookedKeys.start[e];
-    if (everyRule || none || interacts(e, indexedKeys, lookedKeys, indexed, looked, forced)) candidates.push(e);
+    if (everyRule || none || interacts(e, indexedKeys, lookedKeys, indexed, looked)) candidates.push(e);
   }
   // 3. Exact duplicates among the candidates (an earlier entry of the same list with equal canonical
   //    JSON): reported, and their originals take part in duplicate detection. A duplicate never
@@ -211,7 +209,7 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
     for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) looked.add(lookedKeys.at(i));
   }
   for (const e of candidates) {
-    if (duplicate[e] === 0 && (everyRule || interacts(e, indexedKeys, lookedKeys, indexed, looked, forced))) take[e] = 2;
+    if (duplicate[e] === 0 && (everyRule || interacts(e, indexedKeys, lookedKeys, indexed, looked))) take[e] = 2;
   }
   return { take, hashes };
 }
