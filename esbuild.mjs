@@ -1,7 +1,7 @@
 // One build for every package: generates the precompiled (standalone) Ajv validators, then bundles.
 // Run by `npm ci` (prepare), `npm run build`, `npm test` and `npm run bench`.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
@@ -101,14 +101,7 @@ async function bundles() {
   await Promise.all([
     build({ ...common, entryPoints: [`${root}packages/core/src/index.ts`], outfile: `${root}packages/core/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
     build({ ...common, entryPoints: [`${root}packages/client/src/index.ts`], outfile: `${root}packages/client/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
-    build({
-      ...common,
-      entryPoints: [`${root}packages/cli/src/main.ts`],
-      outfile: `${root}packages/cli/dist/netpolicy.js`,
-      ...nodeSelfContained,
-      sourcemap: false,
-      // The CLI is one self-contained file built from the sources of every package.
-    }),
+    cliBundle(),
     build({ ...common, entryPoints: [`${root}packages/language-service/src/index.ts`], outfile: `${root}packages/language-service/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
     build({
       ...common,
@@ -136,6 +129,52 @@ async function bundles() {
     }),
     ...extensionBundles(),
   ]);
+}
+
+/**
+ * Marks the modules of the workspace packages (core, client) as free of side effects at import
+ * (none has any: no module is imported for its effects alone), so that a chunk holds only the
+ * modules whose exports its commands use: `check` does not load the evaluator, the trace reader or
+ * the HTTP client just because they are re-exported by the package's index.
+ */
+const workspaceWithoutSideEffects = {
+  name: 'workspace-without-side-effects',
+  setup(b) {
+    const workspace = /\/packages\/(core|client)\/src\//;
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === workspaceWithoutSideEffects) return undefined;
+      if (!workspace.test(args.importer) && !args.path.startsWith('@netpolicy/')) return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: workspaceWithoutSideEffects });
+      if (r.errors.length > 0 || r.external || !workspace.test(r.path)) return r;
+      return { path: r.path, sideEffects: false };
+    });
+  },
+};
+
+/**
+ * The CLI, self-contained (built from the sources of every package), split into an entry
+ * (dist/netpolicy.js: argument dispatch) and chunks (dist/chunks/) that each command's dynamic
+ * `import()` loads: `check` never compiles the code of explain, fetch or serve, nor loads the
+ * built-in modules only they use (node:http, node:crypto). Chunks of earlier builds that this
+ * build no longer writes are removed.
+ */
+async function cliBundle() {
+  const outdir = `${root}packages/cli/dist`;
+  const result = await build({
+    ...common,
+    entryPoints: { netpolicy: `${root}packages/cli/src/main.ts` },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    ...nodeSelfContained,
+    sourcemap: false,
+    metafile: true,
+    plugins: [workspaceWithoutSideEffects],
+  });
+  const written = new Set(Object.keys(result.metafile.outputs).map((o) => o.slice(o.lastIndexOf('/') + 1)));
+  let old = [];
+  try { old = readdirSync(`${outdir}/chunks`); } catch {}
+  for (const name of old) if (!written.has(name)) rmSync(`${outdir}/chunks/${name}`, { force: true });
 }
 
 /**
