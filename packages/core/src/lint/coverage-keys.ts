@@ -23,7 +23,7 @@ import { parseUrl } from '../eval/url';
 import { parseCidr, plainIpv4Cidr, type ParsedCidr, type PlainIpv4 } from '../formats/ip';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { JsonObject } from './walk';
-import { isObject } from './walk';
+import { isObject, plainUrlHostEnd, plainUrlHostStart } from './walk';
 
 const URL_KINDS = new Set<string>([...HTTP_SOURCE_KINDS, 'apt', 'oci']);
 
@@ -194,24 +194,12 @@ export class RuleKeys {
 const plain: PlainIpv4 = { address: 0, prefix: 0 };
 
 /**
- * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none). A host of
- * lower-case letters, digits, dots and hyphens right after `http://` or `https://`, ending the text
- * or followed by `/`, `?` or `#` (no user, no port, no trailing dot) is the very text parseUrl
- * returns: hashed in place. Anything else goes through parseUrl.
+ * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none): a plain host
+ * (`plainUrlHostEnd`) is hashed in place, anything else goes through parseUrl.
  */
 export function urlHostKey(text: string): number | undefined {
-  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : -1;
-  if (start > 0) {
-    const n = text.length;
-    let i = start;
-    let c = 0;
-    for (; i < n; i++) {
-      c = text.charCodeAt(i);
-      if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) break;
-    }
-    const ends = i === n || c === 47 /* / */ || c === 63 /* ? */ || c === 35; /* # */
-    if (ends && i > start && i - start <= 253 && text.charCodeAt(i - 1) !== 46) return key(suffixHash(text, start, i, 0));
-  }
+  const end = plainUrlHostEnd(text);
+  if (end >= 0) return key(suffixHash(text, plainUrlHostStart(text), end, 0));
   const host = parseUrl(text)?.host;
   return host === undefined ? undefined : hostKey(host);
 }

@@ -7,13 +7,27 @@ import { isHostPattern, unmatchableHostProblem } from '../formats/host-pattern';
 import { isPolicyUrl, parseUrl } from '../eval/url';
 import { forEachSourceUrl } from '../policy/rules-read';
 import type { LintRule, RuleFinding } from './types';
-import { isObject, memberPointer, quote, viewOf } from './walk';
+import { isObject, memberPointer, plainUrlHostEnd, plainUrlHostStart, quote, viewOf } from './walk';
 import type { ConnectionEntry, SourceEntry } from './walk';
 
 const patternFinding = (entry: ConnectionEntry | SourceEntry, pattern: string, problem: string, member: string, item: number, leaf?: string): RuleFinding => ({
   pointer: memberPointer(entry, member, item, leaf),
   message: `Host pattern ${quote(pattern)} can never match a host name: ${problem}. Fix the typo; as written this entry allows nothing.`,
 });
+
+/**
+ * Every label of `text[start..end)` is 1 to 63 characters and neither starts nor ends with `-`, so
+ * that unmatchableHostProblem finds nothing (the name is at most 253 characters: plainUrlHostEnd).
+ */
+function labelsFine(text: string, start: number, end: number): boolean {
+  let label = start;
+  for (let i = start; i <= end; i++) {
+    if (i < end && text.charCodeAt(i) !== 46) continue;
+    if (i === label || i - label > 63 || text.charCodeAt(label) === 45 || text.charCodeAt(i - 1) === 45) return false;
+    label = i + 1;
+  }
+  return true;
+}
 
 export const unmatchableHostPattern: LintRule = {
   code: 'unmatchable-host-pattern',
@@ -50,6 +64,9 @@ export const unmatchableHostPattern: LintRule = {
     // URL hosts as the evaluator compares them (lower case, one trailing dot removed); IPv6 literals have no labels.
     let source: SourceEntry;
     const visit = (text: string, member: string, item: number, leaf: string | undefined) => {
+      // A plain host whose labels are all fine has nothing to report: checked in place.
+      const end = plainUrlHostEnd(text);
+      if (end >= 0 && labelsFine(text, plainUrlHostStart(text), end)) return;
       const host = parseUrl(text)?.host;
       if (host === undefined || host.includes(':')) return;
       const problem = unmatchableHostProblem(host);

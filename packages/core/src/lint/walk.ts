@@ -210,3 +210,30 @@ export function connectionCidrs(view: PolicyView): CidrRef[] {
 export function quote(text: string, max = 80): string {
   return `\`${text.length > max ? `${text.slice(0, max)}…` : text}\``;
 }
+
+/**
+ * Where the host of a URL ends when it is plain: lower-case letters, digits, dots and hyphens
+ * right after `http://` or `https://` (`start` 7 or 8), ending the text or followed by `/`, `?` or
+ * `#`, at most 253 characters, not ending in a dot. Such a host (no user, no port, nothing to
+ * lower-case) is exactly the text `parseUrl` returns as the host, so callers read it in place;
+ * -1 for any other text (callers then ask parseUrl).
+ */
+export function plainUrlHostEnd(text: string): number {
+  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : -1;
+  if (start < 0) return -1;
+  const n = text.length;
+  let i = start;
+  let c = 0;
+  for (; i < n; i++) {
+    c = text.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) break;
+  }
+  const ends = i === n || c === 47 /* / */ || c === 63 /* ? */ || c === 35; /* # */
+  return ends && i > start && i - start <= 253 && text.charCodeAt(i - 1) !== 46 ? i : -1;
+}
+
+/** The start of the host `plainUrlHostEnd` found (after `https://` or `http://`). */
+export function plainUrlHostStart(text: string): number {
+  return text.charCodeAt(4) === 115 /* s */ ? 8 : 7;
+}
+
