@@ -50,9 +50,9 @@ const MAX_KEYS = 256;
 
 /** Text beyond ASCII (suffixHash folds ASCII only; readers lower-case such text in different ways). */
 function beyondAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return true;
-  return false;
+  return BEYOND_ASCII.test(text);
 }
+const BEYOND_ASCII = /[^\u0000-\u007f]/;
 
 function mix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);

@@ -7,7 +7,7 @@ import { isHostPattern, unmatchableHostProblem } from '../formats/host-pattern';
 import { isPolicyUrl, parseUrl } from '../eval/url';
 import { forEachSourceUrl } from '../policy/rules-read';
 import type { LintRule, RuleFinding } from './types';
-import { isObject, memberPointer, plainUrlHostEnd, plainUrlHostStart, quote, viewOf } from './walk';
+import { FINE_LABELS, isObject, memberPointer, plainUrlHostEnd, plainUrlHostStart, quote, viewOf } from './walk';
 import type { ConnectionEntry, SourceEntry } from './walk';
 
 const patternFinding = (entry: ConnectionEntry | SourceEntry, pattern: string, problem: string, member: string, item: number, leaf?: string): RuleFinding => ({
@@ -20,13 +20,8 @@ const patternFinding = (entry: ConnectionEntry | SourceEntry, pattern: string, p
  * that unmatchableHostProblem finds nothing (the name is at most 253 characters: plainUrlHostEnd).
  */
 function labelsFine(text: string, start: number, end: number): boolean {
-  let label = start;
-  for (let i = start; i <= end; i++) {
-    if (i < end && text.charCodeAt(i) !== 46) continue;
-    if (i === label || i - label > 63 || text.charCodeAt(label) === 45 || text.charCodeAt(i - 1) === 45) return false;
-    label = i + 1;
-  }
-  return true;
+  FINE_LABELS.lastIndex = start;
+  return FINE_LABELS.test(text) && FINE_LABELS.lastIndex === end;
 }
 
 export const unmatchableHostPattern: LintRule = {
