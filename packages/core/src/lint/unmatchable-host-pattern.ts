@@ -24,6 +24,21 @@ function labelsFine(text: string, start: number, end: number): boolean {
   return FINE_LABELS.test(text) && FINE_LABELS.lastIndex === end;
 }
 
+/** FINE_LABELS in any case (host patterns may be written in upper case). */
+const FINE_LABELS_ANY_CASE = new RegExp(FINE_LABELS.source, 'iy');
+
+/**
+ * A host pattern that is valid (isHostPattern) and has no label problem, told by one native match
+ * after the optional `*.`: labels of 1 to 63 letters, digits and inner hyphens, at most 253
+ * characters. False means "not known to be fine": the exact checks then decide.
+ */
+function patternFine(pattern: string): boolean {
+  const start = pattern.startsWith('*.') ? 2 : 0;
+  if (pattern.length - start > 253) return false;
+  FINE_LABELS_ANY_CASE.lastIndex = start;
+  return FINE_LABELS_ANY_CASE.test(pattern) && FINE_LABELS_ANY_CASE.lastIndex === pattern.length;
+}
+
 export const unmatchableHostPattern: LintRule = {
   code: 'unmatchable-host-pattern',
   description: 'A host pattern or URL host can never match a real host name (empty label, label starting or ending with `-`, label over 63 characters, name over 253).',
@@ -40,7 +55,7 @@ export const unmatchableHostPattern: LintRule = {
       if (!Array.isArray(patterns)) continue;
       for (let j = 0; j < patterns.length; j++) {
         const pattern = patterns[j];
-        if (typeof pattern !== 'string' || !isHostPattern(pattern)) continue;
+        if (typeof pattern !== 'string' || patternFine(pattern) || !isHostPattern(pattern)) continue;
         const problem = unmatchableHostProblem(pattern);
         if (problem) findings.push(patternFinding(c, pattern, problem, member, j));
       }
@@ -51,7 +66,7 @@ export const unmatchableHostPattern: LintRule = {
       if (s.kind !== 'git' || !Array.isArray(ssh)) continue;
       for (let j = 0; j < ssh.length; j++) {
         const t = ssh[j];
-        if (!isObject(t) || typeof t.host !== 'string' || !isHostPattern(t.host)) continue;
+        if (!isObject(t) || typeof t.host !== 'string' || patternFine(t.host) || !isHostPattern(t.host)) continue;
         const problem = unmatchableHostProblem(t.host);
         if (problem) findings.push(patternFinding(s, t.host, problem, 'ssh', j, 'host'));
       }
