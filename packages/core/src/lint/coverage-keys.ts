@@ -87,33 +87,106 @@ export class KeyCounts {
 }
 
 /**
+ * Key hashes of consecutive rules in one flat, growing list: each rule's keys follow the previous
+ * rule's (`next()`), its repeats dropped while it has fewer than 64. No array per rule: a policy
+ * of many rules fills one buffer.
+ */
+export class KeyList {
+  private keys = new Int32Array(64);
+  /** End of the list. */
+  length = 0;
+  /** Start of the current rule's keys (`from` to `length`). */
+  from = 0;
+
+  push(k: number): void {
+    const count = this.length - this.from;
+    if (count < 64) for (let i = this.from; i < this.length; i++) if (this.keys[i] === k) return;
+    if (this.length === this.keys.length) {
+      const grown = new Int32Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    this.keys[this.length++] = k;
+  }
+
+  at(i: number): number {
+    return this.keys[i];
+  }
+
+  /** Whether `k` is among the keys from `start` to `end`. */
+  has(start: number, end: number, k: number): boolean {
+    for (let i = start; i < end; i++) if (this.keys[i] === k) return true;
+    return false;
+  }
+
+  /** The next rule's keys start after the current rule's. */
+  next(): void {
+    this.from = this.length;
+  }
+
+  /** Drops the current rule's keys. */
+  clear(): void {
+    this.length = this.from;
+  }
+
+  /** Forgets every rule. */
+  empty(): void {
+    this.length = this.from = 0;
+  }
+
+  /** The current rule's keys. */
+  current(): number[] {
+    return Array.from(this.keys.subarray(this.from, this.length));
+  }
+}
+
+/**
  * The key hashes one rule indexes and looks up (without repeats while short), or `forced` when the
  * rule has so many (thousands of names, a name of thousands of labels) that it simply takes part:
- * its indexed keys are still all listed, for the rules that look them up.
+ * its indexed keys are still all listed, for the rules that look them up. One rule at a time
+ * (`reset()`, then `indexed` and `looked`), or rule after rule into the same lists (`next()`,
+ * then `indexedList` and `lookedList` hold every rule's keys, the current one's from `from`).
  */
 export class RuleKeys {
-  readonly indexed: number[] = [];
-  readonly looked: number[] = [];
+  readonly indexedList = new KeyList();
+  readonly lookedList = new KeyList();
   forced = false;
 
   /** `lengths`: the prefix lengths CIDRs of the policy and presets have (looked up as the index does). */
   constructor(private readonly lengths: CidrLengths | undefined) {}
 
+  /** The current rule's indexed keys. */
+  get indexed(): number[] {
+    return this.indexedList.current();
+  }
+
+  /** The current rule's looked-up keys (none when forced). */
+  get looked(): number[] {
+    return this.lookedList.current();
+  }
+
+  /** Forgets every rule: the next keys are one rule's. */
   reset(): void {
-    this.indexed.length = 0;
-    this.looked.length = 0;
+    this.indexedList.empty();
+    this.lookedList.empty();
     this.forced = false;
   }
 
-  private static push(list: number[], k: number): void {
-    if (list.length < 64) for (let i = 0; i < list.length; i++) if (list[i] === k) return;
-    list.push(k);
+  /** Keeps the keys read so far: the next keys are the next rule's. */
+  next(): void {
+    this.indexedList.next();
+    this.lookedList.next();
+    this.forced = false;
+  }
+
+  private index(k: number): void {
+    this.indexedList.push(k);
   }
 
   private look(k: number): void {
     if (this.forced) return;
-    if (this.looked.length >= MAX_KEYS) { this.forced = true; this.looked.length = 0; return; }
-    RuleKeys.push(this.looked, k);
+    if (this.lookedList.length - this.lookedList.from >= MAX_KEYS) { this.forced = true; this.lookedList.clear(); return; }
+    this.lookedList.push(k);
   }
 
   /** A URL host: indexed and looked up as itself. */
@@ -121,7 +194,7 @@ export class RuleKeys {
     if (typeof text !== 'string') return;
     const k = urlHostKey(text);
     if (k === undefined) return;
-    RuleKeys.push(this.indexed, k);
+    this.index(k);
     this.look(k);
   }
 
@@ -146,7 +219,7 @@ export class RuleKeys {
       this.look(key(starred(h)));
     }
     const whole = key(suffixHash(host, 0, end, h));
-    RuleKeys.push(this.indexed, whole);
+    this.index(whole);
     this.look(whole);
   }
 
@@ -177,14 +250,14 @@ export class RuleKeys {
       if (plainIpv4Cidr(text, plain)) {
         // The common case, without a ParsedCidr: the same hashes from the packed address.
         const { address, prefix } = plain;
-        RuleKeys.push(this.indexed, networkHash4(address, prefix));
+        this.index(networkHash4(address, prefix));
         if (this.lengths === undefined || this.forced) continue;
         for (const length of this.lengths[4]) if (length <= prefix) this.look(networkHash4(address, length));
         continue;
       }
       const cidr = parseCidr(text);
       if (cidr === undefined) continue;
-      RuleKeys.push(this.indexed, networkHash(cidr, cidr.prefix));
+      this.index(networkHash(cidr, cidr.prefix));
       if (this.lengths === undefined || this.forced) continue;
       for (const length of this.lengths[cidr.version]) if (length <= cidr.prefix) this.look(networkHash(cidr, length));
     }
