@@ -60,11 +60,16 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A count-min sketch of 32-bit keys: two tables of byte counters (saturating at 255). */
+/**
+ * A count-min sketch of 32-bit keys: two tables of byte counters (saturating at 255). Keys are
+ * hashes already mixed (`key`, `networkHash`), so the tables take the low and the high bits of a
+ * key as its two positions, without hashing it again.
+ */
 export class KeyCounts {
   private readonly a: Uint8Array;
   private readonly b: Uint8Array;
   private readonly mask: number;
+  private readonly shift: number;
 
   constructor(expectedKeys: number) {
     let bits = 10;
@@ -72,17 +77,19 @@ export class KeyCounts {
     this.a = new Uint8Array(1 << bits);
     this.b = new Uint8Array(1 << bits);
     this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
   }
 
   add(key: number): void {
-    const i = key & this.mask, j = mix(key) & this.mask;
+    const i = key & this.mask, j = key >>> this.shift;
     if (this.a[i] < 255) this.a[i]++;
     if (this.b[j] < 255) this.b[j]++;
   }
 
   /** At least the number of times `key` was added (more after a collision). */
   count(key: number): number {
-    return Math.min(this.a[key & this.mask], this.b[mix(key) & this.mask]);
+    const x = this.a[key & this.mask], y = this.b[key >>> this.shift];
+    return x < y ? x : y;
   }
 }
 
