@@ -30,8 +30,6 @@ export function normaliseHostFast(host: string): string {
   return hasUpperOrTrailingDot(host) ? normaliseHost(host) : host;
 }
 
-const ASCII_UPPER = /[A-Z]/;
-
 /** Parses `scheme://[userinfo@]host[:port][/path][?query][#fragment]`; undefined when it is not a URL. */
 export function parseUrl(text: string): ParsedUrl | undefined {
   let scheme: string;
@@ -75,7 +73,7 @@ export function parseUrl(text: string): ParsedUrl | undefined {
   } else host = text.slice(hostStart, end);
   if (host.length === 0) return undefined;
   // A name over 253 characters is no host name: normalised without a regex scan (it may be huge).
-  if (host.length > 253 || host.charCodeAt(host.length - 1) === 46 || ASCII_UPPER.test(host)) {
+  if (host.length > 253 || hasUpperOrTrailingDot(host)) {
     host = normaliseHost(host);
     if (host.length === 0) return undefined;
   }
