@@ -123,7 +123,10 @@ row('process: peer (json-languageservice) 10k rules', peerBig);
 row('process: netpolicy check --format json 10k', checkBig, `${(checkBig / peerBig).toFixed(2)}x peer (target <= 0.5x)`);
 console.log(`ROW ${JSON.stringify({ measure: 'check --format json, 10,000-rule policy, vs vscode-json-languageservice (processes)', ratio: checkBig / peerBig, target: 0.5 })}`);
 const check = timeProcess([bin, 'check', `${dir}/small.netpolicy.json`]);
+// Start-up alone: the entry loads no core for --version (the CLI is split per command).
+const version = timeProcess([bin, '--version']);
 row('process: node -e 0', nodeEmpty);
+row('process: netpolicy --version', version, `${(version / nodeEmpty).toFixed(2)}x node -e 0`);
 row('process: netpolicy check small.netpolicy.json', check, `${(check / nodeEmpty).toFixed(2)}x node -e 0 (target <= 3x)`);
 
 // Memory (issue 10 item 8): peak RSS of `check --format json` on a large policy over its file size
