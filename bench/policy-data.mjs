@@ -14,3 +14,25 @@ export function policyWithRules(n) {
   }
   return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections }, null, 2);
 }
+
+// A compact policy (`JSON.stringify` without indent, as tools write large generated policies):
+// `n` rules. `shape` 'connections' (issue 10 item 8's million: alternating tls server names and
+// tcp /32 addresses, about 61 bytes a rule) or 'mixed' (the five shapes of `policyWithRules`).
+// `duplicates`: copies of that many earlier connections appended (duplicate-rule findings to place).
+export function compactPolicyWithRules(n, { shape = 'connections', duplicates = 0 } = {}) {
+  const sources = [];
+  const connections = [];
+  if (shape === 'mixed') {
+    const pretty = JSON.parse(policyWithRules(n));
+    for (const s of pretty.sources) sources.push(s);
+    for (const c of pretty.connections) connections.push(c);
+  } else {
+    for (let i = 0; i < n; i++) {
+      if (i % 2 === 0) connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example`], ports: [443] } });
+      else connections.push({ tcp: { cidrs: [`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32`], ports: [5432] } });
+    }
+  }
+  const original = connections.length;
+  for (let k = 0; k < duplicates; k++) connections.push(connections[(k * 7) % original]);
+  return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections });
+}

@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate } from '@netpolicy/core';
+import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate, validateChunked } from '@netpolicy/core';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
 import { EXIT, UsageError, useColor, type Io } from '../io';
@@ -10,6 +10,9 @@ import { toJson, toSarif, toText, type FileResult } from '../check-report';
 import { watchAndRerun } from '../watch';
 import { VERSION } from '../version';
 import { escapeControl } from '../escape';
+
+/** Policies from this size on are checked in batches (`NETPOLICY_BATCHED_FROM` overrides it, for tests). */
+const BATCHED_FROM_CHARS = Number(process.env.NETPOLICY_BATCHED_FROM ?? 4 << 20);
 
 const DEFAULT_PATTERNS = POLICY_FILE_GLOBS.map((g) => g.replace(/^\*\*\//, ''));
 
@@ -139,7 +142,9 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
         results.push({ file, text, diagnostics: result.diagnostics });
         continue;
       }
-      const { diagnostics } = validate(text, options);
+      // A large policy is checked a batch of rules at a time (core's validateChunked: the same
+      // diagnostics, without the parsed value of every rule at once; issue 10 item 8).
+      const { diagnostics } = text.length >= BATCHED_FROM_CHARS ? validateChunked(text, options) : validate(text, options);
       results.push({ file: shownName(file), text, diagnostics });
     }
   }

@@ -84,7 +84,7 @@ export function analyseCoverageInFull(context: LintContext): CoverageAnalysis {
 interface Participants { take: Uint8Array; hashes: Int32Array }
 
 /** Items of the enabled known presets, as kind and body. */
-function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'): Array<{ kind: string; body: JsonObject }> {
+export function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'): Array<{ kind: string; body: JsonObject }> {
   const out: Array<{ kind: string; body: JsonObject }> = [];
   for (const preset of presets) {
     for (const item of preset.known?.[list] ?? []) {
@@ -97,7 +97,7 @@ function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'):
 }
 
 /** The keys of every entry, read once: flat lists of hashes with each entry's start. */
-class KeyTable {
+export class KeyTable {
   private keys: Int32Array;
   private used = 0;
   readonly start: Int32Array;
@@ -122,7 +122,7 @@ class KeyTable {
 }
 
 /** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
-function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
+export function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
   for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) {
     const k = lookedKeys.at(i);
     if (indexed.count(k) > (indexedKeys.has(e, k) ? 1 : 0)) return true;

@@ -98,6 +98,16 @@ export interface ConnectionRead {
 const cidrMemo = { any: new Map<string, ParsedCidr | null>(), v4: new Map<string, ParsedCidr | null>() };
 
 /**
+ * Empties `cidrOf`'s memo. validate/chunked.ts calls it after each batch of rules: entries that
+ * outlive their batch would survive young-generation collections and fill the old generation with
+ * garbage (a million distinct CIDRs: 100 MB more peak memory).
+ */
+export function forgetParsedCidrs(): void {
+  cidrMemo.any.clear();
+  cidrMemo.v4.clear();
+}
+
+/**
  * A CIDR in the format of its field (`ipv4-or-prefix` when `ipv4Only`, else `ip-or-prefix`), parsed;
  * undefined when the text is not in that format. Memoised (bounded): the reader and lint's walker both
  * ask. The result is shared: never mutate it.
