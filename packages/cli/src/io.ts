@@ -1,7 +1,11 @@
 /** The process edge of the CLI: streams, environment, exit codes, file reading and writing with clear errors. */
-import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+
+/** 8 random hex digits; Web Crypto (loaded on first use), so that a run which writes no file never loads node:crypto. */
+function randomHex(): string {
+  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, '0');
+}
 
 export const EXIT = {
   ok: 0,
@@ -267,7 +271,7 @@ export class OutputFile {
         this.fd = openSync(path, 'w');
         return;
       }
-      this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex()}.tmp`);
       this.fd = openSync(this.temp, 'wx', existingMode === undefined ? 0o666 : 0o600);
       // The umask may have narrowed the mode asked for: set the old file's mode exactly.
       if (existingMode !== undefined) fchmodSync(this.fd, existingMode);

@@ -1,8 +1,11 @@
-/** `netpolicy`: dispatches to one command module; each command is loaded only when used. */
+/**
+ * `netpolicy`: dispatches to one command module; each command is loaded only when used. The build
+ * (esbuild.mjs) splits the CLI into chunks along these dynamic imports, so this entry statically
+ * imports only what every run needs (io, escape, version): `--version` and `--help` load no core.
+ */
 import { EXIT, UsageError, exitWhenSettled, guardStandardStreams, internalError, type Io } from './io';
 import { escapeControl } from './escape';
 import type { Command } from './command';
-import { didYouMean } from './args';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
   init: { summary: 'Start a policy: a commented starter with presets for the package managers found here, and a sample test file', load: () => import('./commands/init') },
@@ -53,6 +56,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (!entry) {
     const names = Object.keys(commands);
     const option = name.startsWith('-');
+    // The argument grammar (and the core it uses for near names) is loaded only here and by commands.
+    const { didYouMean } = await import('./args');
     const near = didYouMean(name, option ? ['--help', '--version'] : [...names, 'help']);
     io.stderr.write(`netpolicy: unknown ${option ? 'option' : 'command'} \`${escapeControl(name)}\`${near || '.'} Commands: ${names.join(', ')}.\n`);
     return EXIT.usage;

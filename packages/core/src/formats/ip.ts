@@ -119,6 +119,26 @@ function plainIpv4(text: string): number | undefined {
   return address;
 }
 
+/** A plain IPv4 address or prefix (as `plainIpv4` reads it) for callers that keep no ParsedCidr. */
+export interface PlainIpv4 {
+  /** The packed address (0 to 2^32 - 1). */
+  address: number;
+  /** The prefix length; 32 without `/`. */
+  prefix: number;
+}
+
+/**
+ * `a.b.c.d` or `a.b.c.d/n` in canonical form into `out`, without allocating; false for any other
+ * text (parseCidr then reads it). Where true, parseCidr gives version 4, these bytes and this prefix.
+ */
+export function plainIpv4Cidr(text: string, out: PlainIpv4): boolean {
+  const packed = plainIpv4(text);
+  if (packed === undefined) return false;
+  out.address = packed;
+  out.prefix = plainPrefix < 0 ? 32 : plainPrefix;
+  return true;
+}
+
 /** The full checks, with messages (the reference of the fast path above). */
 export function ipOrPrefixProblemSlow(text: string, ipv4Only = false): string | undefined {
   const slash = text.indexOf('/');

@@ -20,7 +20,7 @@
  * the full analysis (held to it by coverage.property.test.ts).
  */
 import { parseUrl } from '../eval/url';
-import { parseCidr, type ParsedCidr } from '../formats/ip';
+import { parseCidr, plainIpv4Cidr, type ParsedCidr, type PlainIpv4 } from '../formats/ip';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { JsonObject } from './walk';
 import { isObject } from './walk';
@@ -119,9 +119,8 @@ export class RuleKeys {
   /** A URL host: indexed and looked up as itself. */
   url(text: unknown): void {
     if (typeof text !== 'string') return;
-    const host = parseUrl(text)?.host;
-    if (host === undefined) return;
-    const k = key(suffixHash(host, 0, host.length, 0));
+    const k = urlHostKey(text);
+    if (k === undefined) return;
     RuleKeys.push(this.indexed, k);
     this.look(k);
   }
@@ -173,13 +172,53 @@ export class RuleKeys {
     const cidrs = body.cidrs;
     if (!Array.isArray(cidrs)) return;
     for (let i = 0; i < cidrs.length; i++) {
-      const cidr = typeof cidrs[i] === 'string' ? parseCidr(cidrs[i]) : undefined;
+      const text = cidrs[i];
+      if (typeof text !== 'string') continue;
+      if (plainIpv4Cidr(text, plain)) {
+        // The common case, without a ParsedCidr: the same hashes from the packed address.
+        const { address, prefix } = plain;
+        RuleKeys.push(this.indexed, networkHash4(address, prefix));
+        if (this.lengths === undefined || this.forced) continue;
+        for (const length of this.lengths[4]) if (length <= prefix) this.look(networkHash4(address, length));
+        continue;
+      }
+      const cidr = parseCidr(text);
       if (cidr === undefined) continue;
       RuleKeys.push(this.indexed, networkHash(cidr, cidr.prefix));
       if (this.lengths === undefined || this.forced) continue;
       for (const length of this.lengths[cidr.version]) if (length <= cidr.prefix) this.look(networkHash(cidr, length));
     }
   }
+}
+
+const plain: PlainIpv4 = { address: 0, prefix: 0 };
+
+/**
+ * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none). A host of
+ * lower-case letters, digits, dots and hyphens right after `http://` or `https://`, ending the text
+ * or followed by `/`, `?` or `#` (no user, no port, no trailing dot) is the very text parseUrl
+ * returns: hashed in place. Anything else goes through parseUrl.
+ */
+export function urlHostKey(text: string): number | undefined {
+  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : -1;
+  if (start > 0) {
+    const n = text.length;
+    let i = start;
+    let c = 0;
+    for (; i < n; i++) {
+      c = text.charCodeAt(i);
+      if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) break;
+    }
+    const ends = i === n || c === 47 /* / */ || c === 63 /* ? */ || c === 35; /* # */
+    if (ends && i > start && i - start <= 253 && text.charCodeAt(i - 1) !== 46) return key(suffixHash(text, start, i, 0));
+  }
+  const host = parseUrl(text)?.host;
+  return host === undefined ? undefined : hostKey(host);
+}
+
+/** The key of a host name as written (the reference urlHostKey is tested against). */
+export function hostKey(host: string): number {
+  return key(suffixHash(host, 0, host.length, 0));
 }
 
 /** The prefix lengths of the CIDRs of connections, per IP version. */
@@ -189,13 +228,27 @@ export function addCidrLengths(lengths: CidrLengths, body: JsonObject): void {
   const cidrs = body.cidrs;
   if (!Array.isArray(cidrs)) return;
   for (let i = 0; i < cidrs.length; i++) {
-    const cidr = typeof cidrs[i] === 'string' ? parseCidr(cidrs[i]) : undefined;
+    const text = cidrs[i];
+    if (typeof text !== 'string') continue;
+    if (plainIpv4Cidr(text, plain)) { lengths[4].add(plain.prefix); continue; }
+    const cidr = parseCidr(text);
     if (cidr !== undefined) lengths[cidr.version].add(cidr.prefix);
   }
 }
 
+/** networkHash of a plain IPv4 CIDR from its packed address (the bytes are its four octets, high first). */
+function networkHash4(address: number, length: number): number {
+  let h = Math.imul(0x811c9dc5 ^ (4 * 256 + length), 0x01000193);
+  let bits = length;
+  for (let i = 0; bits > 0; i++, bits -= 8) {
+    const byte = (address >>> (24 - 8 * i)) & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff);
+    h = Math.imul(h ^ byte, 0x01000193);
+  }
+  return mix(h) | 0;
+}
+
 /** A hash of the network of the first `length` bits of a CIDR (as atom-index.ts buckets them). */
-function networkHash(cidr: ParsedCidr, length: number): number {
+export function networkHash(cidr: ParsedCidr, length: number): number {
   let h = Math.imul(0x811c9dc5 ^ (cidr.version * 256 + length), 0x01000193);
   let bits = length;
   for (let i = 0; bits > 0; i++, bits -= 8) {

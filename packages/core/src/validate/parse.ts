@@ -48,11 +48,10 @@ const MAX_SYNTAX_DIAGNOSTICS = 5;
  *
  * Fast path (any file that is plain JSON, the common case): `JSON.parse` gives the value (flat
  * strings: strings sliced out of a large source text slow down every later map lookup and keep
- * the whole text alive), and one tight scan of the text counts members and nesting depth outside
- * strings. Plain JSON has no comments or trailing commas, so the only syntax diagnostic left is
- * `duplicate-key`; a document has one exactly when the text holds more members than the parsed
- * value (a duplicate key collapses into one property). Only then, or when nesting is too deep,
- * does the jsonc-parser visitor run to place the diagnostics.
+ * the whole text alive), and a count of the text's string literals (or members) against the
+ * value's tells whether a key was repeated (`plainAsParsed`). Plain JSON has no comments or
+ * trailing commas, so the only syntax diagnostic left is `duplicate-key`. Only when a key is
+ * repeated, or nesting is too deep, does the jsonc-parser visitor run to place the diagnostics.
  *
  * Otherwise (comments, trailing commas, syntax errors) the visitor builds the value and reports.
  */
@@ -65,8 +64,7 @@ export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
     plain = false;
   }
   if (plain) {
-    const shape = scanShape(text);
-    if (shape.maxDepth <= MAX_DEPTH && shape.members === countMembers(value)) return { value, syntaxFailed: false, diagnostics: [] };
+    if (plainAsParsed(text, value)) return { value, syntaxFailed: false, diagnostics: [] };
     const checked = visitDocument(text, jsonc, false);
     return checked.syntaxFailed ? checked : { value, syntaxFailed: false, diagnostics: checked.diagnostics };
   }
@@ -77,6 +75,51 @@ export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
     return { value: visitDocument(text, false, true).value, syntaxFailed: false, diagnostics: checked.diagnostics };
   }
   return visitDocument(text, true, true);
+}
+
+/**
+ * Whether a text that `JSON.parse` accepted has no duplicate key and no nesting deeper than
+ * MAX_DEPTH, given the parsed value. A duplicate key collapses into one property, so the text then
+ * holds more than the value: more members, and more string literals (each member's key is one).
+ *
+ * Without a backslash in the text (the common case) every `"` delimits a string literal, so the
+ * literals are counted by a native search for `"` alone, and compared with the keys and strings of
+ * the value (a walk that stops past MAX_DEPTH: without a duplicate, the value nests exactly as the
+ * text does). With a backslash, a quote may be escaped: one scan skips strings and counts members
+ * and depth (`scanShape`).
+ */
+function plainAsParsed(text: string, value: unknown): boolean {
+  if (text.indexOf('\\') < 0) {
+    const strings = countStrings(value, 0);
+    if (strings < 0) return false;
+    let quotes = 0;
+    for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) quotes++;
+    return quotes === 2 * strings;
+  }
+  const shape = scanShape(text);
+  return shape.maxDepth <= MAX_DEPTH && shape.members === countMembers(value);
+}
+
+/** Keys and string values of a parsed value; -1 when its containers nest deeper than MAX_DEPTH. */
+function countStrings(value: unknown, depth: number): number {
+  if (typeof value === 'string') return 1;
+  if (value === null || typeof value !== 'object') return 0;
+  if (depth >= MAX_DEPTH) return -1;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const c = countStrings(value[i], depth + 1);
+      if (c < 0) return -1;
+      n += c;
+    }
+    return n;
+  }
+  for (const key in value) {
+    const c = countStrings((value as Record<string, unknown>)[key], depth + 1);
+    if (c < 0) return -1;
+    n += c + 1;
+  }
+  return n;
 }
 
 /**
