@@ -41,7 +41,7 @@ import { countMembers, MAX_DEPTH, parseDocument } from './parse';
 import { locateMany, type RangeRequest } from './locate-many';
 import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from './schema-errors';
 import { validate, type ValidateOptions } from './validate';
-import type { Diagnostic, LintCode } from './types';
+import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
 export interface ChunkedOptions extends ValidateOptions {
   /** Items per batch (default 4,096; a batch also ends after about 1 MB of text). Tests force tiny batches. */
@@ -281,7 +281,8 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
 
   const syntax: Diagnostic[] = [];
   const schema: SchemaFinding[] = policyValidator(root) ? [] : translateSchemaErrors(policyValidator.errors ?? [], root);
-  const perRule: LintFinding[] = [];
+  /** Diagnostics of findings inside items, placed batch by batch. */
+  const placed: Diagnostic[] = [];
   // Sources first, then connections (the order of lint's entries and of coverage, D4).
   const ordered = [...lists].sort((a, b) => (a.key === b.key ? 0 : a.key === 'sources' ? -1 : 1));
   const lengths: CidrLengths = { 4: new Set(), 6: new Set() };
@@ -296,20 +297,24 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
       for (let j = 0; j < items.length; j++) {
         if (!validator(items[j], { instancePath: `/${list.key}/${batch.base + j}` })) (errors ??= []).push(...(validator.errors ?? []));
       }
+      // Findings inside the batch's items are placed in the batch's text (`[` + items + `]`, pointers
+      // from the item's index in the batch): a million findings need no trie of a million pointers.
+      const inBatch = new BatchFindings(list.key, batch.base);
       if (errors) {
         // The items at their real indexes, for the messages that quote a value.
         const holey: unknown[] = [];
         for (let j = 0; j < items.length; j++) holey[batch.base + j] = items[j];
-        for (const f of translateSchemaErrors(errors, { [list.key]: holey })) schema.push(f);
+        for (const f of translateSchemaErrors(errors, { [list.key]: holey })) inBatch.addSchema(f);
       }
       if (runLint) {
         for (const f of lint({ [list.key]: items }, { catalog, enabled: perRuleEnabled })) {
           f.pointer = shiftPointer(f.pointer, list.key, batch.base);
           if (f.related) f.related = f.related.map((r) => ({ ...r, pointer: shiftPointer(r.pointer, list.key, batch.base) }));
-          perRule.push(f);
+          inBatch.addLint(f, severity);
         }
         forgetParsedCidrs();
       }
+      inBatch.place(src, batch, placed);
       if (coverage && list.key === 'connections') {
         for (let j = 0; j < items.length; j++) {
           const read = bodyOf(items[j], connectionKinds);
@@ -347,24 +352,18 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
   }
   const policyLevel = runLint ? lint(thinned, { catalog, enabled: (code) => !PER_RULE_LINT_CODES.has(code) && enabled(code) }) : [];
 
-  // Step 4: as validateDocument: schema findings, then lint findings (by pointer), placed in one scan.
+  // Step 4: as validateDocument: the other schema findings, then lint findings, placed in one scan.
   const found: Diagnostic[] = [];
   const requests: RangeRequest[] = [];
   for (const f of schema) {
     requests.push({ pointer: f.pointer, target: f.target });
-    found.push({ code: f.code, severity: 'error', message: f.message, pointer: f.pointer, offset: 0, length: 0, ...(f.data ? { data: f.data } : {}) });
+    found.push(schemaDiagnostic(f));
   }
-  // The final sort by offset orders them; ties (one rule, one code) keep lint's order within a batch.
-  for (const f of perRule.length === 0 ? policyLevel : [...perRule, ...policyLevel]) {
-    const setting = severity[f.code];
-    if (setting === 'off') continue;
+  for (const f of policyLevel) {
+    const d = lintDiagnostic(f, severity);
+    if (d === undefined) continue;
     requests.push({ pointer: f.pointer, target: f.target ?? 'value' });
-    found.push({
-      code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, offset: 0, length: 0,
-      ...(f.data ? { data: f.data } : {}),
-      ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
-      ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
-    });
+    found.push(d);
   }
   const diagnostics = syntax.sort(byOffsetThenCode);
   if (found.length > 0) {
@@ -375,7 +374,67 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
       diagnostics.push(found[i]);
     }
   }
+  // The final sort by offset orders them all; ties (one value, one code) keep the order of their kind.
+  for (const d of placed) diagnostics.push(d);
   return diagnostics.sort(byOffsetThenCode);
+}
+
+function schemaDiagnostic(f: SchemaFinding): Diagnostic {
+  return { code: f.code, severity: 'error', message: f.message, pointer: f.pointer, offset: 0, length: 0, ...(f.data ? { data: f.data } : {}) };
+}
+
+/** As validateDocument: undefined when the code is off. */
+function lintDiagnostic(f: LintFinding, severity: SeverityOptions): Diagnostic | undefined {
+  const setting = severity[f.code];
+  if (setting === 'off') return undefined;
+  return {
+    code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, offset: 0, length: 0,
+    ...(f.data ? { data: f.data } : {}),
+    ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
+    ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
+  };
+}
+
+/**
+ * The findings inside the items of one batch (schema, then per-rule lint: their order in `validate`),
+ * placed in the batch's own text: `[` + its items + `]`, where `/<list>/<base + j>/...` is `/<j>/...`
+ * and every offset is `batch.start - 1` less. A pointer inside an item resolves there as in the whole
+ * text (locate-many.ts falls back to an ancestor, and the item itself always exists).
+ */
+class BatchFindings {
+  private readonly diagnostics: Diagnostic[] = [];
+  private readonly requests: RangeRequest[] = [];
+  constructor(private readonly key: ListKey, private readonly base: number) {}
+
+  private local(pointer: string): string {
+    const prefix = `/${this.key}/`;
+    let end = prefix.length;
+    while (end < pointer.length && pointer.charCodeAt(end) !== 47) end++;
+    return `/${Number(pointer.slice(prefix.length, end)) - this.base}${pointer.slice(end)}`;
+  }
+
+  addSchema(f: SchemaFinding): void {
+    this.requests.push({ pointer: this.local(f.pointer), target: f.target });
+    this.diagnostics.push(schemaDiagnostic(f));
+  }
+
+  addLint(f: LintFinding, severity: SeverityOptions): void {
+    const d = lintDiagnostic(f, severity);
+    if (d === undefined) return;
+    this.requests.push({ pointer: this.local(f.pointer), target: f.target ?? 'value' });
+    this.diagnostics.push(d);
+  }
+
+  place(src: string, batch: Batch, out: Diagnostic[]): void {
+    if (this.diagnostics.length === 0) return;
+    const ranges = locateMany(`[${src.slice(batch.start, batch.end)}]`, this.requests);
+    for (let i = 0; i < this.diagnostics.length; i++) {
+      const d = this.diagnostics[i];
+      d.offset = ranges[i].offset + batch.start - 1;
+      d.length = ranges[i].length;
+      out.push(d);
+    }
+  }
 }
 
 function byOffsetThenCode(a: Diagnostic, b: Diagnostic): number {
