@@ -86,6 +86,16 @@ export class KeyCounts {
     if (this.b[j] < 255) this.b[j]++;
   }
 
+  /** Adds `keys[from]` to `keys[to - 1]` (one call for a rule's keys: this runs mostly unoptimised). */
+  addAll(keys: Int32Array, from: number, to: number): void {
+    const a = this.a, b = this.b, mask = this.mask, shift = this.shift;
+    for (let n = from; n < to; n++) {
+      const key = keys[n], i = key & mask, j = key >>> shift;
+      if (a[i] < 255) a[i]++;
+      if (b[j] < 255) b[j]++;
+    }
+  }
+
   /** At least the number of times `key` was added (more after a collision). */
   count(key: number): number {
     const x = this.a[key & this.mask], y = this.b[key >>> this.shift];
@@ -120,10 +130,9 @@ export class KeyList {
     return this.keys[i];
   }
 
-  /** Whether `k` is among the keys from `start` to `end`. */
-  has(start: number, end: number, k: number): boolean {
-    for (let i = start; i < end; i++) if (this.keys[i] === k) return true;
-    return false;
+  /** The list's storage (replaced as it grows): keys 0 to `length`, for loops that read many. */
+  get buffer(): Int32Array {
+    return this.keys;
   }
 
   /** The next rule's keys start after the current rule's. */

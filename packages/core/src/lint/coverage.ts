@@ -101,14 +101,20 @@ interface KeyTable { list: KeyList; start: Int32Array }
 
 /** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
 function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
+  // Plain loops over the lists' storage (this runs for every rule, mostly unoptimised: few calls).
+  const ib = indexedKeys.list.buffer, lb = lookedKeys.list.buffer;
   const i0 = indexedKeys.start[e], i1 = indexedKeys.start[e + 1], l0 = lookedKeys.start[e], l1 = lookedKeys.start[e + 1];
   for (let i = l0; i < l1; i++) {
-    const k = lookedKeys.list.at(i);
-    if (indexed.count(k) > (indexedKeys.list.has(i0, i1, k) ? 1 : 0)) return true;
+    const k = lb[i];
+    let own = 0;
+    for (let j = i0; j < i1; j++) if (ib[j] === k) { own = 1; break; }
+    if (indexed.count(k) > own) return true;
   }
   for (let i = i0; i < i1; i++) {
-    const k = indexedKeys.list.at(i);
-    if (looked.count(k) > (lookedKeys.list.has(l0, l1, k) ? 1 : 0)) return true;
+    const k = ib[i];
+    let own = 0;
+    for (let j = l0; j < l1; j++) if (lb[j] === k) { own = 1; break; }
+    if (looked.count(k) > own) return true;
   }
   return false;
 }
@@ -141,8 +147,8 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
     else keys.connection(connections[e - sources.length].kind, connections[e - sources.length].body);
     if (keys.forced) everyRule = true;
     const ix = keys.indexedList, lk = keys.lookedList;
-    for (let i = ix.from; i < ix.length; i++) indexed.add(ix.at(i));
-    for (let i = lk.from; i < lk.length; i++) looked.add(lk.at(i));
+    indexed.addAll(ix.buffer, ix.from, ix.length);
+    looked.addAll(lk.buffer, lk.from, lk.length);
     indexedKeys.start[e + 1] = ix.length;
     lookedKeys.start[e + 1] = lk.length;
   }
@@ -188,8 +194,8 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   for (const k of presetKeys) indexed.add(k);
   for (const e of candidates) {
     if (duplicate[e] === 1) continue;
-    for (let i = indexedKeys.start[e]; i < indexedKeys.start[e + 1]; i++) indexed.add(indexedKeys.list.at(i));
-    for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) looked.add(lookedKeys.list.at(i));
+    indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
+    looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
   }
   for (const e of candidates) {
     if (duplicate[e] === 0 && (everyRule || interacts(e, indexedKeys, lookedKeys, indexed, looked))) take[e] = 2;
