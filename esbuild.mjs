@@ -51,6 +51,9 @@ async function generateValidators() {
   if (!checkCatalog(schema('presets.json'))) throw new Error(`schemas/presets.json: ${ajv.errorsText(checkCatalog.errors)}`);
   const ids = Object.keys(ajv.schemas).filter((k) => !k.startsWith('http') && k !== 'policy-as-written');
   const exportsMap = Object.fromEntries(ids.map((id) => [camel(id), id]));
+  // One item of a policy's `sources` / `connections`, inlined as in the policy (validate/chunked.ts checks a large policy item by item).
+  exportsMap.policySourceValidator = 'policy#/properties/sources/items';
+  exportsMap.policyConnectionValidator = 'policy#/properties/connections/items';
   let code = standaloneCode.default(ajv, exportsMap);
   // Ajv emits `require(...)` for its runtime helpers; turn them into ES imports so the module
   // runs unbundled (vitest, browsers) as well as bundled.

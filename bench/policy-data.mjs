@@ -14,3 +14,28 @@ export function policyWithRules(n) {
   }
   return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections }, null, 2);
 }
+
+// A compact policy (`JSON.stringify` without indent, as tools write large generated policies) of `n`
+// distinct rules, none covering another. `shape` 'connections' (issue 10 item 8's million: alternating
+// tls server names and tcp /32 addresses, about 61 bytes a rule) or 'mixed' (the five shapes of
+// `policyWithRules`: pypi and oci URLs, git over https and ssh, tls names, tcp /24 networks).
+// `duplicates`: copies of that many earlier connections appended (duplicate-rule findings to place).
+export function compactPolicyWithRules(n, { shape = 'connections', duplicates = 0 } = {}) {
+  const sources = [];
+  const connections = [];
+  for (let i = 0; i < n; i++) {
+    if (shape === 'mixed') {
+      switch (i % 5) {
+        case 0: sources.push({ pypi: { urls: [`https://pypi-${i}.example/simple`] } }); break;
+        case 1: sources.push({ oci: { urls: [`https://registry-${i}.example`], repositoryPatterns: [`team-${i}/*`], operations: ['pull'] } }); break;
+        case 2: sources.push({ git: { repositoryPatterns: [`org-${i}/**`], https: [{ baseUrl: `https://git-${i}.example` }], ssh: [{ host: `git-${i}.example`, port: 22, user: 'git' }] } }); break;
+        case 3: connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example`], ports: [443] } }); break;
+        default: connections.push({ tcp: { cidrs: [`${10 + ((i >> 16) & 15)}.${(i >> 8) & 255}.${i & 255}.0/24`], ports: [5432] } });
+      }
+    } else if (i % 2 === 0) connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example`], ports: [443] } });
+    else connections.push({ tcp: { cidrs: [`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32`], ports: [5432] } });
+  }
+  const original = connections.length;
+  for (let k = 0; k < duplicates; k++) connections.push(connections[(k * 7) % original]);
+  return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections });
+}

@@ -1,15 +1,18 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate } from '@netpolicy/core';
+import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate, validateChunked } from '@netpolicy/core';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
 import { EXIT, UsageError, useColor, type Io } from '../io';
 import { ConfigFinder } from '../project-config';
-import { checkOneStdin, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
-import { toJson, toSarif, toText, type FileResult } from '../check-report';
+import { AtomicFileOutput, checkOneStdin, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
+import { jsonReport, sarifReport, textReport, type FileResult } from '../check-report';
 import { watchAndRerun } from '../watch';
 import { VERSION } from '../version';
 import { escapeControl } from '../escape';
+
+/** Policies from this size on are checked in batches (`NETPOLICY_BATCHED_FROM` overrides it, for tests). */
+const BATCHED_FROM_CHARS = Number(process.env.NETPOLICY_BATCHED_FROM ?? 4 << 20);
 
 const DEFAULT_PATTERNS = POLICY_FILE_GLOBS.map((g) => g.replace(/^\*\*\//, ''));
 
@@ -103,7 +106,8 @@ function noPolicyMessage(dir: string, skipped: string[], configFile: string | un
 async function checkOnce(values: Record<string, unknown>, positionals: string[], io: Io): Promise<number> {
   const configs = new ConfigFinder(io.cwd, values.config as string | undefined, values.presets as string | undefined);
   const format = values.format as string;
-  const sink = reportSink(io, values.output as string | undefined);
+  const output = values.output as string | undefined;
+  const sink = reportSink(io, output);
   const results: FileResult[] = [];
   let failed = 0;
   const diffs: string[] = [];
@@ -139,7 +143,9 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
         results.push({ file, text, diagnostics: result.diagnostics });
         continue;
       }
-      const { diagnostics } = validate(text, options);
+      // A large policy is checked a batch of rules at a time (core's validateChunked: the same
+      // diagnostics, without the parsed value of every rule at once; issue 10 item 8).
+      const { diagnostics } = text.length >= BATCHED_FROM_CHARS ? validateChunked(text, options) : validate(text, options);
       results.push({ file: shownName(file), text, diagnostics });
     }
   }
@@ -152,16 +158,58 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
     else io.stderr.write(diffText);
     io.stderr.write(fixedLine);
   }
-  if (format === 'json') sink.write(toJson(results));
-  else if (format === 'sarif') sink.write(toSarif(results, VERSION, io.cwd));
+  if (format === 'json') await writeReport(io, output, jsonReport(results));
+  else if (format === 'sarif') await writeReport(io, output, sarifReport(results, VERSION, io.cwd));
   else if (results.length > 0 || failed === 0) {
     const onTerminal = sink.toStdout && io.stdout.isTTY === true;
-    sink.write(toText(results, { color: sink.toStdout && useColor(io), excerpt: onTerminal, failed: failed > 0 }));
+    await writeReport(io, output, textReport(results, { color: sink.toStdout && useColor(io), excerpt: onTerminal, failed: failed > 0 }));
   }
 
   if (failed > 0) return EXIT.usage;
   const failing = results.some((r) => r.diagnostics.some((d) => d.severity === 'error' || (values.strict && d.severity === 'warning')));
   return failing ? EXIT.findings : EXIT.ok;
+}
+
+type Out = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; removeListener?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
+
+/** Resolves once stdout can take more (at once when it does not push back); the listeners not fired are removed. */
+function drained(stdout: Out): Promise<void> | undefined {
+  if (!stdout.writableNeedDrain || typeof stdout.once !== 'function') return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) stdout.removeListener?.(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) stdout.once!(event, done);
+  });
+}
+
+/**
+ * Writes a report as it is produced, in blocks of about 1 MB: to stdout, waiting whenever it pushes
+ * back, or to FILE (`-o`, through a temporary file renamed over it at the end). A policy with a
+ * million findings never has its whole report in one string.
+ */
+async function writeReport(io: Io, output: string | undefined, pieces: Iterable<string>): Promise<void> {
+  const file = output === undefined || output === '-' ? undefined : new AtomicFileOutput(io.cwd, output);
+  try {
+    let block = '';
+    for (const piece of pieces) {
+      block += piece;
+      if (block.length < 1 << 20) continue;
+      if (file) file.write(block);
+      else {
+        io.stdout.write(block);
+        await drained(io.stdout as Out);
+      }
+      block = '';
+    }
+    if (file) {
+      file.write(block);
+      file.commit();
+    } else if (block) io.stdout.write(block);
+  } finally {
+    file?.abort();
+  }
 }
 
 async function run(args: string[], io: Io): Promise<number> {

@@ -84,7 +84,7 @@ export function analyseCoverageInFull(context: LintContext): CoverageAnalysis {
 interface Participants { take: Uint8Array; hashes: Int32Array }
 
 /** Items of the enabled known presets, as kind and body. */
-function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'): Array<{ kind: string; body: JsonObject }> {
+export function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'): Array<{ kind: string; body: JsonObject }> {
   const out: Array<{ kind: string; body: JsonObject }> = [];
   for (const preset of presets) {
     for (const item of preset.known?.[list] ?? []) {
@@ -97,10 +97,10 @@ function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'):
 }
 
 /** The keys of every entry, read once: one flat list, entry `e`'s from `start[e]` to `start[e + 1]`. */
-interface KeyTable { list: KeyList; start: Int32Array }
+export interface KeyTable { list: KeyList; start: Int32Array }
 
 /** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
-function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
+export function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
   // Plain loops over the lists' storage (this runs for every rule, mostly unoptimised: few calls).
   const ib = indexedKeys.list.buffer, lb = lookedKeys.list.buffer;
   const i0 = indexedKeys.start[e], i1 = indexedKeys.start[e + 1], l0 = lookedKeys.start[e], l1 = lookedKeys.start[e + 1];

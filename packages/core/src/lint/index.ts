@@ -23,6 +23,15 @@ export const lintRules: LintRule[] = [
   broadCidr, metadataAddress, insecureUrl, wildcardPush, unmatchableHostPattern,
 ];
 
+/**
+ * Codes whose findings about a rule depend on that rule alone, and point inside it (no `related`
+ * elsewhere): validate/chunked.ts runs them on a batch of rules at a time. Every other code compares
+ * rules (coverage) or reads the whole policy; a new rule that looks at one rule at a time belongs here.
+ */
+export const PER_RULE_LINT_CODES: ReadonlySet<LintCode> = new Set<LintCode>([
+  'cidr-host-bits', 'broad-cidr', 'metadata-address', 'insecure-url', 'wildcard-push', 'unmatchable-host-pattern',
+]);
+
 export interface LintOptions {
   catalog?: PresetCatalog;
   /** Which rules run (default all): a rule whose code is not enabled does no work. */

@@ -118,15 +118,16 @@ function kindOf(item: unknown, kinds: Set<string>): string | undefined {
 /**
  * Views are cached per lint context, not per document value: `lint()` passes one context to every
  * rule, so the document is walked once, and a document mutated between two runs is walked again.
+ * The view is kept on the context itself (a symbol-keyed member), not in a WeakMap: a WeakMap entry
+ * keeps a short-lived context's view, and every rule under it, alive through young-generation
+ * collections, so a policy linted a batch at a time (validate/chunked.ts) promoted each batch to
+ * the old generation (hundreds of megabytes of garbage for a million rules).
  */
-const views = new WeakMap<object, PolicyView>();
+const VIEW = Symbol('policy view');
 
 export function viewOf(context: { value: unknown }): PolicyView {
-  const cached = views.get(context);
-  if (cached) return cached;
-  const view = walk(context.value);
-  views.set(context, view);
-  return view;
+  const holder = context as { value: unknown; [VIEW]?: PolicyView };
+  return (holder[VIEW] ??= walk(context.value));
 }
 
 function walk(value: unknown): PolicyView {

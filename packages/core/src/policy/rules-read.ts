@@ -98,6 +98,17 @@ export interface ConnectionRead {
 const cidrMemo = { any: new Map<string, ParsedCidr | null>(), v4: new Map<string, ParsedCidr | null>() };
 
 /**
+ * Starts `cidrOf`'s memo afresh. validate/chunked.ts calls it after each batch of rules: entries
+ * that outlive their batch would be promoted to the old generation, and a table cleared in place
+ * stays there with pointers to the next batch's strings, which keep them alive through young
+ * collections too (a million distinct CIDRs: 100 MB of garbage more at the peak). New maps die young.
+ */
+export function forgetParsedCidrs(): void {
+  cidrMemo.any = new Map();
+  cidrMemo.v4 = new Map();
+}
+
+/**
  * A CIDR in the format of its field (`ipv4-or-prefix` when `ipv4Only`, else `ip-or-prefix`), parsed;
  * undefined when the text is not in that format. Memoised (bounded): the reader and lint's walker both
  * ask. The result is shared: never mutate it.

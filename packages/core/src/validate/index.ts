@@ -1,6 +1,7 @@
 export * from './types';
 export * from './validate';
 export * from './document';
+export { validateChunked, type ChunkedOptions, type ChunkedResult } from './chunked';
 export { schemaAt, type SchemaFragment } from './schema-at';
 export * from './positions';
 export * from './codes';

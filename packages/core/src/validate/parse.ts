@@ -150,7 +150,7 @@ function scanShape(text: string): { members: number; maxDepth: number } {
 }
 
 /** Own members of every object in a parsed value. */
-function countMembers(value: unknown): number {
+export function countMembers(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   let n = 0;
   if (Array.isArray(value)) {

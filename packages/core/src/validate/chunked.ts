@@ -1,0 +1,556 @@
+/**
+ * `validateChunked(text, options)`: the diagnostics of `validate(text, options)`, IDENTICAL (codes,
+ * pointers, ranges, messages, data, related, tags, order), without ever holding the parsed value of
+ * every rule (issue 10 item 8). V8 objects of a million small rules take about four times the text
+ * they come from, so a policy parsed whole needs six times its size before any check runs.
+ *
+ * The schema allows it: `sources` and `connections` have only `items` constraints, and the
+ * validators run with `allErrors`, so the whole document's errors are those of its skeleton (the
+ * top level with both arrays empty) and those of each item against `$defs/source` or
+ * `$defs/connection` (precompiled, exported by esbuild.mjs), at the item's real pointer.
+ *
+ * 1. One scan of the text finds the top-level members and the items of both arrays (string-aware),
+ *    grouped in batches; the skeleton (the text with both arrays' insides cut out) is parsed whole.
+ * 2. Each batch is `JSON.parse`d (`[` + its items + `]`), checked (duplicate keys by member count
+ *    as parse.ts does, schema per item, the lint rules about one rule at a time), and dropped. The
+ *    CIDR prefix lengths of connections are collected for coverage.
+ * 3. Coverage (`duplicate-rule`, `shadowed-rule`, `redundant-with-preset`) compares rules, but a rule
+ *    that shares no key with another rule or a preset takes no part (lint/coverage-keys.ts). A second
+ *    parse of each batch counts every rule's keys in constant memory; the rules that share one are
+ *    parsed a third time and kept, at their real indexes, in a thinned policy that lint's own
+ *    coverage analysis reads (its pointers then come out right; it filters again among them).
+ * 4. Findings are placed in one scan of the text (locate-many.ts) and sorted, as validateDocument does.
+ *
+ * Anything that is not the expected shape (not plain JSON, comments, trailing commas, syntax
+ * errors, a top level that is not an object, `sources` or `connections` not arrays, duplicate keys
+ * outside the items, nesting too deep) falls back to `validate`: its diagnostics are then exact by
+ * construction. Pure (no file access): the CLI uses it for large files.
+ */
+import type { ErrorObject } from 'ajv';
+import { policyConnectionValidator, policySourceValidator, policyValidator } from '../generated/validators';
+import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
+import { lint, PER_RULE_LINT_CODES } from '../lint/index';
+import type { LintFinding } from '../lint/types';
+import { interacts, presetItems, type KeyTable } from '../lint/coverage';
+import { addCidrLengths, KeyCounts, RuleKeys, type CidrLengths } from '../lint/coverage-keys';
+import { isObject, soleKey, type JsonObject } from '../lint/walk';
+import { enabledPresets, forgetParsedCidrs } from '../policy/rules-read';
+import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
+import { parsedText } from './document';
+import { countMembers, MAX_DEPTH, parseDocument } from './parse';
+import { locateMany, type RangeRequest } from './locate-many';
+import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from './schema-errors';
+import { validate, type ValidateOptions } from './validate';
+import type { Diagnostic, LintCode, SeverityOptions } from './types';
+
+export interface ChunkedOptions extends ValidateOptions {
+  /** Items per batch (default 4,096; a batch also ends after about 1 MB of text). Tests force tiny batches. */
+  batchItems?: number;
+}
+
+export interface ChunkedResult {
+  /** True when there is no error-severity diagnostic. */
+  valid: boolean;
+  diagnostics: Diagnostic[];
+  /** True when the text was checked batch by batch; false when it was not the expected shape and `validate` ran. */
+  batched: boolean;
+}
+
+const DEFAULT_BATCH_ITEMS = 256;
+const BATCH_CHARS = 1 << 16;
+const COVERAGE_CODES: readonly LintCode[] = ['duplicate-rule', 'shadowed-rule', 'redundant-with-preset'];
+const sourceKinds = new Set<string>(SOURCE_KINDS);
+const connectionKinds = new Set<string>(CONNECTION_KINDS);
+
+type ListKey = 'sources' | 'connections';
+
+/** A run of consecutive items of one array: its text `[start, end)`, its items, their members (`:` outside strings). */
+interface Batch { start: number; end: number; count: number; members: number; base: number }
+interface List { key: ListKey; open: number; close: number; length: number; batches: Batch[] }
+
+/** The text is not the shape batches are made of: `validate` decides. */
+class Unsuitable extends Error {}
+function unsuitable(): never {
+  throw new Unsuitable('not the expected shape');
+}
+
+/**
+ * The scan of step 1. Strings are skipped with `indexOf` (a quote is escaped when an odd run of
+ * backslashes precedes it); nothing backtracks. What it cannot see (invalid literals, control
+ * characters in strings, mismatched brackets) `JSON.parse` of the skeleton and of each batch refuses.
+ */
+class Scanner {
+  /** Of the last `valueEnd`: members (`:` outside strings) and deepest nesting (0 for a scalar). */
+  members = 0;
+  depth = 0;
+  constructor(private readonly src: string, private readonly batchItems: number) {}
+
+  ws(i: number): number {
+    const s = this.src;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else return i;
+    }
+  }
+
+  /** `i` at a `"`: the index after its closing quote. */
+  stringEnd(i: number): number {
+    const s = this.src;
+    let end = s.indexOf('"', i + 1);
+    while (end > 0) {
+      let backslashes = 0;
+      for (let k = end - 1; s.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
+      if ((backslashes & 1) === 0) return end + 1;
+      end = s.indexOf('"', end + 1);
+    }
+    return unsuitable();
+  }
+
+  /** The end of the value starting at `i`; sets `members` and `depth`. */
+  valueEnd(i: number): number {
+    const s = this.src;
+    const first = s.charCodeAt(i);
+    this.members = 0;
+    this.depth = 0;
+    if (first === 34) return this.stringEnd(i);
+    if (first !== 123 && first !== 91) {
+      let j = i;
+      for (; j < s.length; j++) {
+        const c = s.charCodeAt(j);
+        if (c === 44 || c === 93 || c === 125 || c === 32 || c === 10 || c === 13 || c === 9) break;
+      }
+      return j === i ? unsuitable() : j;
+    }
+    let depth = 0, max = 0, members = 0;
+    for (let j = i; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c === 34) j = this.stringEnd(j) - 1;
+      else if (c === 58) members++;
+      else if (c === 123 || c === 91) {
+        if (++depth > max) max = depth;
+      } else if ((c === 125 || c === 93) && --depth === 0) {
+        this.members = members;
+        this.depth = max;
+        return j + 1;
+      }
+    }
+    return unsuitable();
+  }
+
+  /** The items of the array whose `[` is at `open`, in batches. */
+  list(key: ListKey, open: number): List {
+    const s = this.src;
+    const list: List = { key, open, close: -1, length: 0, batches: [] };
+    let i = this.ws(open + 1);
+    if (s.charCodeAt(i) === 93) {
+      list.close = i;
+      return list;
+    }
+    let batch: Batch | undefined;
+    for (;;) {
+      const start = i;
+      const end = this.valueEnd(i);
+      // The root object and this array are two levels: the item's own nesting must fit below MAX_DEPTH.
+      if (this.depth + 2 > MAX_DEPTH) unsuitable();
+      if (batch === undefined) list.batches.push((batch = { start, end, count: 0, members: 0, base: list.length }));
+      batch.end = end;
+      batch.count++;
+      batch.members += this.members;
+      list.length++;
+      if (batch.count >= this.batchItems || end - batch.start >= BATCH_CHARS) batch = undefined;
+      i = this.ws(end);
+      const c = s.charCodeAt(i);
+      if (c === 44) i = this.ws(i + 1);
+      else if (c === 93) {
+        list.close = i;
+        return list;
+      } else unsuitable();
+    }
+  }
+
+  /** The top level: an object whose `sources` and `connections` arrays are found (each at most once). */
+  top(): List[] {
+    const s = this.src;
+    let i = this.ws(0);
+    if (s.charCodeAt(i) !== 123) unsuitable();
+    i = this.ws(i + 1);
+    const lists: List[] = [];
+    if (s.charCodeAt(i) !== 125) {
+      for (;;) {
+        if (s.charCodeAt(i) !== 34) unsuitable();
+        const keyEnd = this.stringEnd(i);
+        let key: unknown;
+        try {
+          key = JSON.parse(s.slice(i, keyEnd));
+        } catch {
+          unsuitable();
+        }
+        i = this.ws(keyEnd);
+        if (s.charCodeAt(i) !== 58) unsuitable();
+        i = this.ws(i + 1);
+        if ((key === 'sources' || key === 'connections') && s.charCodeAt(i) === 91) {
+          if (lists.some((l) => l.key === key)) unsuitable(); // a duplicate key: validate reports it
+          const list = this.list(key, i);
+          lists.push(list);
+          i = list.close + 1;
+        } else i = this.valueEnd(i);
+        i = this.ws(i);
+        const c = s.charCodeAt(i);
+        if (c === 44) i = this.ws(i + 1);
+        else if (c === 125) break;
+        else unsuitable();
+      }
+    }
+    if (this.ws(i + 1) !== s.length) unsuitable();
+    return lists;
+  }
+}
+
+function parseBatch(src: string, batch: Batch): unknown[] {
+  let items: unknown;
+  try {
+    items = JSON.parse(`[${src.slice(batch.start, batch.end)}]`);
+  } catch {
+    unsuitable();
+  }
+  if (!Array.isArray(items) || items.length !== batch.count) unsuitable();
+  return items;
+}
+
+/** The kind member's value of an item with exactly one recognised kind whose value is an object (lint/walk.ts's entries). */
+function bodyOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonObject } | undefined {
+  if (!isObject(item)) return undefined;
+  const kind = soleKey(item);
+  if (kind === undefined || !kinds.has(kind)) return undefined;
+  const body = item[kind];
+  return isObject(body) ? { kind, body } : undefined;
+}
+
+/** `/<key>/<local index>...` of a finding on a batch -> `/<key>/<base + local index>...`. */
+function shiftPointer(pointer: string, key: ListKey, base: number): string {
+  const prefix = `/${key}/`;
+  if (base === 0 || !pointer.startsWith(prefix)) return pointer;
+  let end = prefix.length;
+  while (end < pointer.length && pointer.charCodeAt(end) !== 47) end++;
+  return `${prefix}${base + Number(pointer.slice(prefix.length, end))}${pointer.slice(end)}`;
+}
+
+type ItemValidator = ((data: unknown, context: { instancePath: string }) => boolean) & { errors?: ErrorObject[] | null };
+
+/** Diagnostics of `validate(text, options)`, computed batch by batch when the text allows it (see the top of this file). */
+export function validateChunked(text: string, options: ChunkedOptions = {}): ChunkedResult {
+  let diagnostics: Diagnostic[];
+  let batched = true;
+  try {
+    diagnostics = checkInBatches(text, options);
+  } catch (error) {
+    if (!(error instanceof Unsuitable)) throw error;
+    diagnostics = validate(text, options).diagnostics;
+    batched = false;
+  }
+  return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics, batched };
+}
+
+function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
+  const src = parsedText(text);
+  const jsonc = options.jsonc ?? (options.fileName !== undefined && /\.jsonc$/i.test(options.fileName));
+  const scanner = new Scanner(src, Math.max(1, options.batchItems ?? DEFAULT_BATCH_ITEMS));
+  const lists = scanner.top().sort((a, b) => a.open - b.open);
+  if (lists.length === 0) unsuitable(); // nothing to batch: the whole document is its skeleton
+
+  // The skeleton: the text with the inside of both arrays cut out, parsed whole (plain JSON, no duplicate key).
+  let skeleton = '';
+  let from = 0;
+  for (const list of lists) {
+    skeleton += src.slice(from, list.open + 1);
+    from = list.close;
+  }
+  skeleton += src.slice(from);
+  const parsed = parseDocument(skeleton, jsonc);
+  skeleton = '';
+  if (parsed.syntaxFailed || parsed.diagnostics.length > 0 || !isObject(parsed.value)) unsuitable();
+  const root = parsed.value;
+
+  const catalog = options.catalog ?? defaultPresetCatalog;
+  const severity = options.severity ?? {};
+  const runLint = options.lint !== false;
+  const enabled = (code: LintCode) => runLint && severity[code] !== 'off';
+  const perRuleEnabled = (code: LintCode) => PER_RULE_LINT_CODES.has(code) && enabled(code);
+  const coverage = COVERAGE_CODES.some(enabled);
+
+  const syntax: Diagnostic[] = [];
+  const schema: SchemaFinding[] = policyValidator(root) ? [] : translateSchemaErrors(policyValidator.errors ?? [], root);
+  /** Diagnostics of findings inside items, placed batch by batch. */
+  const placed: Diagnostic[] = [];
+  // Sources first, then connections (the order of lint's entries and of coverage, D4).
+  const ordered = [...lists].sort((a, b) => (a.key === b.key ? 0 : a.key === 'sources' ? -1 : 1));
+  const lengths: CidrLengths = { 4: new Set(), 6: new Set() };
+
+  // Step 2: each batch once: duplicate keys, schema, per-rule lint, CIDR lengths.
+  for (const list of ordered) {
+    const validator = (list.key === 'sources' ? policySourceValidator : policyConnectionValidator) as unknown as ItemValidator;
+    for (const batch of list.batches) {
+      const items = parseBatch(src, batch);
+      if (countMembers(items) !== batch.members) syntax.push(...duplicateKeys(src, scanner, list.key, batch, items, jsonc));
+      let errors: ErrorObject[] | undefined;
+      for (let j = 0; j < items.length; j++) {
+        if (!validator(items[j], { instancePath: `/${list.key}/${batch.base + j}` })) (errors ??= []).push(...(validator.errors ?? []));
+      }
+      // Findings inside the batch's items are placed in the batch's text (`[` + items + `]`, pointers
+      // from the item's index in the batch): a million findings need no trie of a million pointers.
+      const inBatch = new BatchFindings(list.key, batch.base);
+      if (errors) {
+        // The items at their real indexes, for the messages that quote a value.
+        const holey: unknown[] = [];
+        for (let j = 0; j < items.length; j++) holey[batch.base + j] = items[j];
+        for (const f of translateSchemaErrors(errors, { [list.key]: holey })) inBatch.addSchema(f);
+      }
+      if (runLint) {
+        for (const f of lint({ [list.key]: items }, { catalog, enabled: perRuleEnabled })) {
+          f.pointer = shiftPointer(f.pointer, list.key, batch.base);
+          if (f.related) f.related = f.related.map((r) => ({ ...r, pointer: shiftPointer(r.pointer, list.key, batch.base) }));
+          inBatch.addLint(f, severity);
+        }
+        forgetParsedCidrs();
+      }
+      inBatch.place(src, batch, placed);
+      if (coverage && list.key === 'connections') {
+        for (let j = 0; j < items.length; j++) {
+          const read = bodyOf(items[j], connectionKinds);
+          if (read) addCidrLengths(lengths, read.body);
+        }
+      }
+    }
+  }
+  for (const f of presetNameFindings(root, catalog)) schema.push(f);
+
+  // Step 3: the rules that may take part in coverage, kept at their real indexes in a thinned policy.
+  const thinned: JsonObject = root;
+  // A second parse of each batch counts the keys of every rule (they depend on the lengths of every CIDR).
+  let take: Uint8Array | undefined;
+  if (coverage) {
+    const keys = new CoverageKeys(ordered, root, catalog, lengths);
+    for (const list of ordered) for (const batch of list.batches) for (const item of parseBatch(src, batch)) keys.add(item, list.key === 'sources');
+    take = keys.candidates();
+  }
+  let offset = 0;
+  for (const list of ordered) {
+    const kept: unknown[] = [];
+    if (take) {
+      for (const batch of list.batches) {
+        let any = false;
+        for (let j = 0; j < batch.count && !any; j++) any = take[offset + batch.base + j] === 1;
+        if (!any) continue;
+        const items = parseBatch(src, batch);
+        for (let j = 0; j < items.length; j++) if (take[offset + batch.base + j] === 1) kept[batch.base + j] = items[j];
+      }
+    }
+    kept.length = list.length;
+    thinned[list.key] = kept;
+    offset += list.length;
+  }
+  const policyLevel = runLint ? lint(thinned, { catalog, enabled: (code) => !PER_RULE_LINT_CODES.has(code) && enabled(code) }) : [];
+
+  // Step 4: as validateDocument: the other schema findings, then lint findings, placed in one scan.
+  const found: Diagnostic[] = [];
+  const requests: RangeRequest[] = [];
+  for (const f of schema) {
+    requests.push({ pointer: f.pointer, target: f.target });
+    found.push(schemaDiagnostic(f));
+  }
+  for (const f of policyLevel) {
+    const d = lintDiagnostic(f, severity);
+    if (d === undefined) continue;
+    requests.push({ pointer: f.pointer, target: f.target ?? 'value' });
+    found.push(d);
+  }
+  const diagnostics = syntax.sort(byOffsetThenCode);
+  if (found.length > 0) {
+    const ranges = locateMany(src, requests);
+    for (let i = 0; i < found.length; i++) {
+      found[i].offset = ranges[i].offset;
+      found[i].length = ranges[i].length;
+      diagnostics.push(found[i]);
+    }
+  }
+  // The final sort by offset orders them all; ties (one value, one code) keep the order of their kind.
+  for (const d of placed) diagnostics.push(d);
+  return diagnostics.sort(byOffsetThenCode);
+}
+
+function schemaDiagnostic(f: SchemaFinding): Diagnostic {
+  return { code: f.code, severity: 'error', message: f.message, pointer: f.pointer, offset: 0, length: 0, ...(f.data ? { data: f.data } : {}) };
+}
+
+/** As validateDocument: undefined when the code is off. */
+function lintDiagnostic(f: LintFinding, severity: SeverityOptions): Diagnostic | undefined {
+  const setting = severity[f.code];
+  if (setting === 'off') return undefined;
+  return {
+    code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, offset: 0, length: 0,
+    ...(f.data ? { data: f.data } : {}),
+    ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
+    ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
+  };
+}
+
+/**
+ * The findings inside the items of one batch (schema, then per-rule lint: their order in `validate`),
+ * placed in the batch's own text: `[` + its items + `]`, where `/<list>/<base + j>/...` is `/<j>/...`
+ * and every offset is `batch.start - 1` less. A pointer inside an item resolves there as in the whole
+ * text (locate-many.ts falls back to an ancestor, and the item itself always exists).
+ */
+class BatchFindings {
+  private readonly diagnostics: Diagnostic[] = [];
+  private readonly requests: RangeRequest[] = [];
+  constructor(private readonly key: ListKey, private readonly base: number) {}
+
+  private local(pointer: string): string {
+    const prefix = `/${this.key}/`;
+    let end = prefix.length;
+    while (end < pointer.length && pointer.charCodeAt(end) !== 47) end++;
+    return `/${Number(pointer.slice(prefix.length, end)) - this.base}${pointer.slice(end)}`;
+  }
+
+  addSchema(f: SchemaFinding): void {
+    this.requests.push({ pointer: this.local(f.pointer), target: f.target });
+    this.diagnostics.push(schemaDiagnostic(f));
+  }
+
+  addLint(f: LintFinding, severity: SeverityOptions): void {
+    const d = lintDiagnostic(f, severity);
+    if (d === undefined) return;
+    this.requests.push({ pointer: this.local(f.pointer), target: f.target ?? 'value' });
+    this.diagnostics.push(d);
+  }
+
+  place(src: string, batch: Batch, out: Diagnostic[]): void {
+    if (this.diagnostics.length === 0) return;
+    const ranges = locateMany(`[${src.slice(batch.start, batch.end)}]`, this.requests);
+    for (let i = 0; i < this.diagnostics.length; i++) {
+      const d = this.diagnostics[i];
+      d.offset = ranges[i].offset + batch.start - 1;
+      d.length = ranges[i].length;
+      out.push(d);
+    }
+  }
+}
+
+function byOffsetThenCode(a: Diagnostic, b: Diagnostic): number {
+  return a.offset - b.offset || a.code.localeCompare(b.code);
+}
+
+/**
+ * `duplicate-key` in the items of a batch whose member count is above its parsed value's: each such
+ * item is parsed alone by parse.ts (its pointers and offsets then moved to where the item sits).
+ */
+function duplicateKeys(src: string, scanner: Scanner, key: ListKey, batch: Batch, items: unknown[], jsonc: boolean): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  let i = batch.start;
+  for (let j = 0; j < items.length; j++) {
+    const end = scanner.valueEnd(i);
+    if (scanner.members !== countMembers(items[j])) {
+      const prefix = `/${key}/${batch.base + j}`;
+      for (const d of parseDocument(src.slice(i, end), jsonc).diagnostics) out.push({ ...d, offset: d.offset + i, pointer: prefix + d.pointer });
+    }
+    i = scanner.ws(end);
+    if (src.charCodeAt(i) === 44) i = scanner.ws(i + 1);
+  }
+  return out;
+}
+
+/**
+ * Which items may take part in coverage: lint/coverage.ts's `participants` first pass, a batch at a
+ * time. Every rule's keys (hosts, host patterns and their parent wildcards, CIDR networks at every
+ * prefix length the policy and presets use) are counted in count-min sketches (the presets' too); a
+ * rule is a candidate when it shares a key with another rule or a preset, or has no key at all.
+ * Items are numbered over both lists, sources first. The analysis of the thinned policy filters again
+ * among the candidates: a superset of the rules that interact gives the analysis of the whole policy.
+ */
+class CoverageKeys {
+  private readonly keys: RuleKeys;
+  private readonly indexed: KeyCounts;
+  private readonly looked: KeyCounts;
+  private readonly indexedKeys: KeyTable;
+  private readonly lookedKeys: KeyTable;
+  /** 1 for an item that is a walker entry (one recognised kind whose value is an object). */
+  private readonly entry: Uint8Array;
+  private everyRule = false;
+  private next = 0;
+  /** The keys the enabled presets index. */
+  private readonly presetKeys: number[] = [];
+
+  /** `lengths`: the prefix lengths of the policy's CIDRs (the presets' are added). */
+  constructor(ordered: List[], root: JsonObject, catalog: PresetCatalog, lengths: CidrLengths) {
+    const n = ordered.reduce((sum, l) => sum + l.length, 0);
+    const presets = enabledPresets(root, catalog);
+    const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
+    for (const c of presetConnections) addCidrLengths(lengths, c.body);
+    this.keys = new RuleKeys(lengths);
+    this.indexed = new KeyCounts(n * 2);
+    this.looked = new KeyCounts(n * 2);
+    for (const p of presetSources) { this.keys.reset(); this.keys.source(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
+    for (const p of presetConnections) { this.keys.reset(); this.keys.connection(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
+    for (const k of this.presetKeys) this.indexed.add(k);
+    // Every item's keys into the same two lists, one after the other.
+    this.keys.reset();
+    this.indexedKeys = { list: this.keys.indexedList, start: new Int32Array(n + 1) };
+    this.lookedKeys = { list: this.keys.lookedList, start: new Int32Array(n + 1) };
+    this.entry = new Uint8Array(n);
+  }
+
+  /** The next item (in the order of the numbering). */
+  add(item: unknown, source: boolean): void {
+    const e = this.next++;
+    const keys = this.keys;
+    keys.next();
+    const read = bodyOf(item, source ? sourceKinds : connectionKinds);
+    if (read) {
+      this.entry[e] = 1;
+      if (source) keys.source(read.kind, read.body);
+      else keys.connection(read.kind, read.body);
+      if (keys.forced) this.everyRule = true;
+    }
+    const ix = keys.indexedList, lk = keys.lookedList;
+    this.indexed.addAll(ix.buffer, ix.from, ix.length);
+    this.looked.addAll(lk.buffer, lk.from, lk.length);
+    this.indexedKeys.start[e + 1] = ix.length;
+    this.lookedKeys.start[e + 1] = lk.length;
+  }
+
+  /**
+   * 1 for each item that may take part. Sketches overcount (a third of a million rules' keys may
+   * collide in them), and the kept rules are held in memory, so the count is refined: two rules that
+   * share a key are both candidates, so counting the candidates' keys alone, in fresh sketches, still
+   * finds every shared key, with fewer collisions. Repeated while it drops candidates (a few rounds).
+   */
+  candidates(): Uint8Array {
+    const n = this.entry.length;
+    const take = new Uint8Array(n);
+    const { indexedKeys, lookedKeys } = this;
+    let indexed = this.indexed, looked = this.looked;
+    let count = 0;
+    for (let e = 0; e < n; e++) if (this.entry[e] === 1) take[e] = 1, count++;
+    for (let round = 0; round < 4; round++) {
+      let kept = 0;
+      for (let e = 0; e < n; e++) {
+        if (take[e] === 0) continue;
+        const none = indexedKeys.start[e + 1] === indexedKeys.start[e] && lookedKeys.start[e + 1] === lookedKeys.start[e];
+        if (this.everyRule || none || interacts(e, indexedKeys, lookedKeys, indexed, looked)) kept++;
+        else take[e] = 0;
+      }
+      if (kept === count || kept === 0) break;
+      count = kept;
+      indexed = new KeyCounts(count * 2);
+      looked = new KeyCounts(count * 2);
+      for (const k of this.presetKeys) indexed.add(k);
+      for (let e = 0; e < n; e++) {
+        if (take[e] === 0) continue;
+        indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
+        looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
+      }
+    }
+    return take;
+  }
+}
