@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync,
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
+import { builtinModules } from 'node:module';
 
 const root = new URL('.', import.meta.url).pathname;
 const generated = `${root}packages/core/src/generated/`;
@@ -193,6 +194,24 @@ const workspaceWithoutSideEffects = {
 };
 
 /**
+ * Node's built-in modules through `require` (the banner's `createRequire`), not as ES imports: an
+ * ES import of a built-in builds its namespace by reading every export, which runs lazy getters
+ * (node:fs's `ReadStream` loads the file stream modules, for one) at start-up; `require` hands the
+ * module object over as it is, and each export is read when used.
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(b) {
+    const names = builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\/'));
+    b.onResolve({ filter: new RegExp(`^(node:)?(${names.join('|')})$`) }, (args) =>
+      // The `require` of the module below is the runtime's own.
+      args.namespace === 'builtin-by-require' ? { path: args.path, external: true }
+        : { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: 'builtin-by-require' });
+    b.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
+/**
  * The CLI, self-contained (built from the sources of every package), split into an entry
  * (dist/netpolicy.js: argument dispatch) and chunks (dist/chunks/) that each command's dynamic
  * `import()` loads: `check` never compiles the code of explain, fetch or serve, nor loads the
@@ -210,7 +229,7 @@ async function cliBundle() {
     ...nodeSelfContained,
     sourcemap: false,
     metafile: true,
-    plugins: [workspaceWithoutSideEffects],
+    plugins: [workspaceWithoutSideEffects, builtinsByRequire],
   });
   const written = new Set(Object.keys(result.metafile.outputs).map((o) => o.slice(o.lastIndexOf('/') + 1)));
   let old = [];

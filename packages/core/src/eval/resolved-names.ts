@@ -1,5 +1,5 @@
 /** Names that a trace's DNS answers gave each address (decisions.md D4: plain TCP by name). */
-import { normaliseHost } from '../formats/host-pattern';
+import { normaliseHostFast } from './url';
 import type { DnsObservation } from '../trace/types';
 
 const NONE: readonly string[] = [];
@@ -30,10 +30,10 @@ export class ResolvedNames {
   learn(d: DnsObservation): readonly string[] {
     const answers = d.answers;
     if (!d.queryName || !answers || answers.length === 0) return NONE;
-    const query = normaliseHost(d.queryName);
+    const query = normaliseHostFast(d.queryName);
     // Answers are addresses, or names (CNAME targets) that resolve to the same addresses.
     let aliases: string[] | undefined;
-    for (const x of answers) if (!isAddressText(x)) (aliases ??= []).push(normaliseHost(x));
+    for (const x of answers) if (!isAddressText(x)) (aliases ??= []).push(normaliseHostFast(x));
     let gained: string[] | undefined;
     for (const answer of answers) {
       if (!isAddressText(answer)) continue;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseUrl, pathCovers, urlCovers } from './url';
+import { defaultPort, parseUrl, pathCovers, urlCovers, type ParsedUrl } from './url';
+import { normaliseHost } from '../formats/host-pattern';
 
 /** The reference: WHATWG URL where it agrees with D4 (no normalisation of paths is compared). */
 describe('parseUrl', () => {
@@ -31,6 +32,83 @@ describe('parseUrl', () => {
       expect(ours.port).toBe(ref.port === '' ? (scheme === 'https' ? 443 : 80) : Number(ref.port));
       expect(ours.path).toBe(ref.pathname);
     }), { numRuns: 2000 });
+  });
+});
+
+/**
+ * The reference of the fast path: parseUrl as it was before its authority was read in one scan
+ * (native searches for every delimiter).
+ */
+function parseUrlNative(text: string): ParsedUrl | undefined {
+  let scheme: string;
+  let start: number;
+  if (text.startsWith('https://')) { scheme = 'https'; start = 8; }
+  else if (text.startsWith('http://')) { scheme = 'http'; start = 7; }
+  else {
+    const sep = text.indexOf('://');
+    if (sep <= 0) return undefined;
+    scheme = text.slice(0, sep).toLowerCase();
+    start = sep + 3;
+  }
+  const n = text.length;
+  const query = text.indexOf('?', start);
+  const fragment = text.indexOf('#', start);
+  let end = text.indexOf('/', start);
+  if (end < 0) end = n;
+  if (query >= 0 && query < end) end = query;
+  if (fragment >= 0 && fragment < end) end = fragment;
+  const at = end > start ? text.lastIndexOf('@', end - 1) : -1;
+  const hostStart = at >= start ? at + 1 : start;
+  const colonAt = end > hostStart ? text.lastIndexOf(':', end - 1) : -1;
+  const colon = colonAt >= hostStart ? colonAt : -1;
+  let host: string;
+  let portText: string | undefined;
+  if (text.charCodeAt(hostStart) === 91) {
+    const close = text.indexOf(']', hostStart);
+    if (close < 0 || close >= end) return undefined;
+    host = text.slice(hostStart + 1, close);
+    if (close + 1 < end) {
+      if (text.charCodeAt(close + 1) !== 58) return undefined;
+      portText = text.slice(close + 2, end);
+    }
+  } else if (colon > hostStart) {
+    host = text.slice(hostStart, colon);
+    portText = text.slice(colon + 1, end);
+  } else host = text.slice(hostStart, end);
+  if (host.length === 0) return undefined;
+  if (host.length > 253 || host.charCodeAt(host.length - 1) === 46 || /[A-Z]/.test(host)) {
+    host = normaliseHost(host);
+    if (host.length === 0) return undefined;
+  }
+  let port = defaultPort(scheme);
+  if (portText !== undefined && portText.length > 0) {
+    if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) return undefined;
+    port = Number(portText);
+  }
+  if (end >= n || text.charCodeAt(end) !== 47) return { scheme, host, port, path: '/' };
+  let pathEnd = query >= 0 ? query : n;
+  if (fragment >= 0 && fragment < pathEnd) pathEnd = fragment;
+  return { scheme, host, port, path: text.slice(end, pathEnd) };
+}
+
+describe('parseUrl against its reference', () => {
+  // Texts made of the characters that delimit a URL, so every branch (userinfo, brackets, ports,
+  // empty parts, query before path, long authorities) is reached often.
+  const piece = fc.constantFrom('https://', 'http://', 'HTTP://', 'ftp://', '://', 'h', 'A', 'example.', 'com', '.', ':', ':80', ':99999', ':8a', '@', 'u:p@', '[', ']', '[::1]', '/', '//', '?', '#', 'x', '-', '%40', 'é');
+  const text = fc.array(piece, { maxLength: 14 }).map((parts) => parts.join(''));
+  const long = fc.tuple(fc.constantFrom('https://', 'http://', 'x://'), fc.nat(600), fc.constantFrom('', '@h', ':1', ':', '/p?q#f', '?q', '#f', 'A.')).map(([s, k, tail]) => `${s}${'a'.repeat(k)}${tail}`);
+
+  it('gives the same parts as the native-search version on any text', () => {
+    fc.assert(fc.property(fc.oneof(text, text.map((t) => `https://${t}`), text.map((t) => `http://${t}`), long, fc.string()), (t) => {
+      expect(parseUrl(t)).toEqual(parseUrlNative(t));
+    }), { numRuns: 5000 });
+  });
+
+  it('a 10 MB host is read by native searches, quickly', () => {
+    const big = `https://${'a'.repeat(10_000_000)}:8080/x?y`;
+    const start = performance.now();
+    expect(parseUrl(big)).toEqual(parseUrlNative(big));
+    expect(performance.now() - start).toBeLessThan(5000); // catches a character loop over the whole host, not a benchmark
   });
 });
 

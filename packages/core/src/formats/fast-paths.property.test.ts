@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ipOrPrefixProblem, ipOrPrefixProblemSlow, parseCidr, parseCidrSlow } from './ip';
-import { unmatchableHostProblem, unmatchableHostProblemSlow } from './host-pattern';
+import { isHostPattern, unmatchableHostProblem, unmatchableHostProblemSlow } from './host-pattern';
 import { isRepositoryPattern, repositoryPatternProblem } from './repository-pattern';
 
 /** Texts near the IPv4 grammar: digits, dots, slashes, some noise. */
@@ -49,6 +49,19 @@ describe('scan of repository-pattern', () => {
   it('accepts exactly the patterns the full check finds no problem with', () => {
     fc.assert(fc.property(patternText, (text) => {
       expect(isRepositoryPattern(text)).toBe(repositoryPatternProblem(text) === undefined);
+    }), { numRuns: 3000 });
+  });
+});
+
+describe('isHostPattern (a scan in place)', () => {
+  it('accepts exactly what the schema pattern accepts', () => {
+    const pattern = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'Z', '0', '.', '-', '*', '_', ' ', 'é'), maxLength: 12 }),
+      fc.string({ unit: fc.constantFrom('a', '.', '-'), maxLength: 8 }).map((s) => `*.${s}`),
+    );
+    fc.assert(fc.property(text, (t) => {
+      expect(isHostPattern(t)).toBe(pattern.test(t));
     }), { numRuns: 3000 });
   });
 });

@@ -9,11 +9,12 @@ function isAlnum(code: number): boolean {
 
 export function isHostPattern(text: string): boolean {
   if (typeof text !== 'string') return false;
-  const body = text.startsWith('*.') ? text.slice(2) : text;
-  if (body.length === 0) return false;
-  if (!isAlnum(body.charCodeAt(0)) || !isAlnum(body.charCodeAt(body.length - 1))) return false;
-  for (let i = 1; i < body.length - 1; i++) {
-    const c = body.charCodeAt(i);
+  // In place after the optional `*.` (no slice: this runs for every host pattern of a policy).
+  const start = text.startsWith('*.') ? 2 : 0, n = text.length;
+  if (n === start) return false;
+  if (!isAlnum(text.charCodeAt(start)) || !isAlnum(text.charCodeAt(n - 1))) return false;
+  for (let i = start + 1; i < n - 1; i++) {
+    const c = text.charCodeAt(i);
     if (!isAlnum(c) && c !== 46 && c !== 45) return false;
   }
   return true;

@@ -23,7 +23,7 @@ import { parseUrl } from '../eval/url';
 import { parseCidr, plainIpv4Cidr, type ParsedCidr, type PlainIpv4 } from '../formats/ip';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { JsonObject } from './walk';
-import { isObject } from './walk';
+import { isObject, plainUrlHostEnd, plainUrlHostStart } from './walk';
 
 const URL_KINDS = new Set<string>([...HTTP_SOURCE_KINDS, 'apt', 'oci']);
 
@@ -50,9 +50,9 @@ const MAX_KEYS = 256;
 
 /** Text beyond ASCII (suffixHash folds ASCII only; readers lower-case such text in different ways). */
 function beyondAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return true;
-  return false;
+  return BEYOND_ASCII.test(text);
 }
+const BEYOND_ASCII = /[^\u0000-\u007f]/;
 
 function mix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -60,11 +60,16 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A count-min sketch of 32-bit keys: two tables of byte counters (saturating at 255). */
+/**
+ * A count-min sketch of 32-bit keys: two tables of byte counters (saturating at 255). Keys are
+ * hashes already mixed (`key`, `networkHash`), so the tables take the low and the high bits of a
+ * key as its two positions, without hashing it again.
+ */
 export class KeyCounts {
   private readonly a: Uint8Array;
   private readonly b: Uint8Array;
   private readonly mask: number;
+  private readonly shift: number;
 
   constructor(expectedKeys: number) {
     let bits = 10;
@@ -72,48 +77,132 @@ export class KeyCounts {
     this.a = new Uint8Array(1 << bits);
     this.b = new Uint8Array(1 << bits);
     this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
   }
 
   add(key: number): void {
-    const i = key & this.mask, j = mix(key) & this.mask;
+    const i = key & this.mask, j = key >>> this.shift;
     if (this.a[i] < 255) this.a[i]++;
     if (this.b[j] < 255) this.b[j]++;
   }
 
+  /** Adds `keys[from]` to `keys[to - 1]` (one call for a rule's keys: this runs mostly unoptimised). */
+  addAll(keys: Int32Array, from: number, to: number): void {
+    const a = this.a, b = this.b, mask = this.mask, shift = this.shift;
+    for (let n = from; n < to; n++) {
+      const key = keys[n], i = key & mask, j = key >>> shift;
+      if (a[i] < 255) a[i]++;
+      if (b[j] < 255) b[j]++;
+    }
+  }
+
   /** At least the number of times `key` was added (more after a collision). */
   count(key: number): number {
-    return Math.min(this.a[key & this.mask], this.b[mix(key) & this.mask]);
+    const x = this.a[key & this.mask], y = this.b[key >>> this.shift];
+    return x < y ? x : y;
+  }
+}
+
+/**
+ * Key hashes of consecutive rules in one flat, growing list: each rule's keys follow the previous
+ * rule's (`next()`), its repeats dropped while it has fewer than 64. No array per rule: a policy
+ * of many rules fills one buffer.
+ */
+export class KeyList {
+  private keys = new Int32Array(64);
+  /** End of the list. */
+  length = 0;
+  /** Start of the current rule's keys (`from` to `length`). */
+  from = 0;
+
+  push(k: number): void {
+    const count = this.length - this.from;
+    if (count < 64) for (let i = this.from; i < this.length; i++) if (this.keys[i] === k) return;
+    if (this.length === this.keys.length) {
+      const grown = new Int32Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    this.keys[this.length++] = k;
+  }
+
+  at(i: number): number {
+    return this.keys[i];
+  }
+
+  /** The list's storage (replaced as it grows): keys 0 to `length`, for loops that read many. */
+  get buffer(): Int32Array {
+    return this.keys;
+  }
+
+  /** The next rule's keys start after the current rule's. */
+  next(): void {
+    this.from = this.length;
+  }
+
+  /** Drops the current rule's keys. */
+  clear(): void {
+    this.length = this.from;
+  }
+
+  /** Forgets every rule. */
+  empty(): void {
+    this.length = this.from = 0;
+  }
+
+  /** The current rule's keys. */
+  current(): number[] {
+    return Array.from(this.keys.subarray(this.from, this.length));
   }
 }
 
 /**
  * The key hashes one rule indexes and looks up (without repeats while short), or `forced` when the
  * rule has so many (thousands of names, a name of thousands of labels) that it simply takes part:
- * its indexed keys are still all listed, for the rules that look them up.
+ * its indexed keys are still all listed, for the rules that look them up. One rule at a time
+ * (`reset()`, then `indexed` and `looked`), or rule after rule into the same lists (`next()`,
+ * then `indexedList` and `lookedList` hold every rule's keys, the current one's from `from`).
  */
 export class RuleKeys {
-  readonly indexed: number[] = [];
-  readonly looked: number[] = [];
+  readonly indexedList = new KeyList();
+  readonly lookedList = new KeyList();
   forced = false;
 
   /** `lengths`: the prefix lengths CIDRs of the policy and presets have (looked up as the index does). */
   constructor(private readonly lengths: CidrLengths | undefined) {}
 
+  /** The current rule's indexed keys. */
+  get indexed(): number[] {
+    return this.indexedList.current();
+  }
+
+  /** The current rule's looked-up keys (none when forced). */
+  get looked(): number[] {
+    return this.lookedList.current();
+  }
+
+  /** Forgets every rule: the next keys are one rule's. */
   reset(): void {
-    this.indexed.length = 0;
-    this.looked.length = 0;
+    this.indexedList.empty();
+    this.lookedList.empty();
     this.forced = false;
   }
 
-  private static push(list: number[], k: number): void {
-    if (list.length < 64) for (let i = 0; i < list.length; i++) if (list[i] === k) return;
-    list.push(k);
+  /** Keeps the keys read so far: the next keys are the next rule's. */
+  next(): void {
+    this.indexedList.next();
+    this.lookedList.next();
+    this.forced = false;
+  }
+
+  private index(k: number): void {
+    this.indexedList.push(k);
   }
 
   private look(k: number): void {
     if (this.forced) return;
-    if (this.looked.length >= MAX_KEYS) { this.forced = true; this.looked.length = 0; return; }
-    RuleKeys.push(this.looked, k);
+    if (this.lookedList.length - this.lookedList.from >= MAX_KEYS) { this.forced = true; this.lookedList.clear(); return; }
+    this.lookedList.push(k);
   }
 
   /** A URL host: indexed and looked up as itself. */
@@ -121,7 +210,7 @@ export class RuleKeys {
     if (typeof text !== 'string') return;
     const k = urlHostKey(text);
     if (k === undefined) return;
-    RuleKeys.push(this.indexed, k);
+    this.index(k);
     this.look(k);
   }
 
@@ -146,7 +235,7 @@ export class RuleKeys {
       this.look(key(starred(h)));
     }
     const whole = key(suffixHash(host, 0, end, h));
-    RuleKeys.push(this.indexed, whole);
+    this.index(whole);
     this.look(whole);
   }
 
@@ -177,14 +266,14 @@ export class RuleKeys {
       if (plainIpv4Cidr(text, plain)) {
         // The common case, without a ParsedCidr: the same hashes from the packed address.
         const { address, prefix } = plain;
-        RuleKeys.push(this.indexed, networkHash4(address, prefix));
+        this.index(networkHash4(address, prefix));
         if (this.lengths === undefined || this.forced) continue;
         for (const length of this.lengths[4]) if (length <= prefix) this.look(networkHash4(address, length));
         continue;
       }
       const cidr = parseCidr(text);
       if (cidr === undefined) continue;
-      RuleKeys.push(this.indexed, networkHash(cidr, cidr.prefix));
+      this.index(networkHash(cidr, cidr.prefix));
       if (this.lengths === undefined || this.forced) continue;
       for (const length of this.lengths[cidr.version]) if (length <= cidr.prefix) this.look(networkHash(cidr, length));
     }
@@ -194,24 +283,12 @@ export class RuleKeys {
 const plain: PlainIpv4 = { address: 0, prefix: 0 };
 
 /**
- * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none). A host of
- * lower-case letters, digits, dots and hyphens right after `http://` or `https://`, ending the text
- * or followed by `/`, `?` or `#` (no user, no port, no trailing dot) is the very text parseUrl
- * returns: hashed in place. Anything else goes through parseUrl.
+ * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none): a plain host
+ * (`plainUrlHostEnd`) is hashed in place, anything else goes through parseUrl.
  */
 export function urlHostKey(text: string): number | undefined {
-  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : -1;
-  if (start > 0) {
-    const n = text.length;
-    let i = start;
-    let c = 0;
-    for (; i < n; i++) {
-      c = text.charCodeAt(i);
-      if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) break;
-    }
-    const ends = i === n || c === 47 /* / */ || c === 63 /* ? */ || c === 35; /* # */
-    if (ends && i > start && i - start <= 253 && text.charCodeAt(i - 1) !== 46) return key(suffixHash(text, start, i, 0));
-  }
+  const end = plainUrlHostEnd(text);
+  if (end >= 0) return key(suffixHash(text, plainUrlHostStart(text), end, 0));
   const host = parseUrl(text)?.host;
   return host === undefined ? undefined : hostKey(host);
 }

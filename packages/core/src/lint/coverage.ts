@@ -13,7 +13,7 @@ import type { EnabledPreset } from '../policy/rules-read';
 import type { LintContext } from './types';
 import { AtomIndex } from './atom-index';
 import { addCidrLengths, KeyCounts, RuleKeys } from './coverage-keys';
-import type { CidrLengths } from './coverage-keys';
+import type { CidrLengths, KeyList } from './coverage-keys';
 import type { TlsPiece } from './atom-index';
 import { atomsOfConnection, atomsOfSource, connectionAtoms, sourceAtoms } from './rule-atoms';
 import type { Atom, Coverer } from './rule-atoms';
@@ -96,40 +96,25 @@ export function presetItems(presets: EnabledPreset[], list: 'sources' | 'connect
   return out;
 }
 
-/** The keys of every entry, read once: flat lists of hashes with each entry's start. */
-export class KeyTable {
-  private keys: Int32Array;
-  private used = 0;
-  readonly start: Int32Array;
-  constructor(entries: number) {
-    this.keys = new Int32Array(Math.max(16, entries * 2));
-    this.start = new Int32Array(entries + 1);
-  }
-  set(e: number, list: readonly number[]): void {
-    if (this.used + list.length > this.keys.length) {
-      const grown = new Int32Array(Math.max(this.keys.length * 2, this.used + list.length));
-      grown.set(this.keys);
-      this.keys = grown;
-    }
-    for (let i = 0; i < list.length; i++) this.keys[this.used++] = list[i];
-    this.start[e + 1] = this.used;
-  }
-  at(i: number): number { return this.keys[i]; }
-  has(e: number, key: number): boolean {
-    for (let i = this.start[e]; i < this.start[e + 1]; i++) if (this.keys[i] === key) return true;
-    return false;
-  }
-}
+/** The keys of every entry, read once: one flat list, entry `e`'s from `start[e]` to `start[e + 1]`. */
+export interface KeyTable { list: KeyList; start: Int32Array }
 
 /** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
 export function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
-  for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) {
-    const k = lookedKeys.at(i);
-    if (indexed.count(k) > (indexedKeys.has(e, k) ? 1 : 0)) return true;
+  // Plain loops over the lists' storage (this runs for every rule, mostly unoptimised: few calls).
+  const ib = indexedKeys.list.buffer, lb = lookedKeys.list.buffer;
+  const i0 = indexedKeys.start[e], i1 = indexedKeys.start[e + 1], l0 = lookedKeys.start[e], l1 = lookedKeys.start[e + 1];
+  for (let i = l0; i < l1; i++) {
+    const k = lb[i];
+    let own = 0;
+    for (let j = i0; j < i1; j++) if (ib[j] === k) { own = 1; break; }
+    if (indexed.count(k) > own) return true;
   }
-  for (let i = indexedKeys.start[e]; i < indexedKeys.start[e + 1]; i++) {
-    const k = indexedKeys.at(i);
-    if (looked.count(k) > (lookedKeys.has(e, k) ? 1 : 0)) return true;
+  for (let i = i0; i < i1; i++) {
+    const k = ib[i];
+    let own = 0;
+    for (let j = l0; j < l1; j++) if (lb[j] === k) { own = 1; break; }
+    if (looked.count(k) > own) return true;
   }
   return false;
 }
@@ -147,21 +132,25 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   const presetKeys: number[] = [];
   for (const s of presetSources) { keys.reset(); keys.source(s.kind, s.body); presetKeys.push(...keys.indexed); }
   for (const c of presetConnections) { keys.reset(); keys.connection(c.kind, c.body); presetKeys.push(...keys.indexed); }
-  const indexedKeys = new KeyTable(n), lookedKeys = new KeyTable(n);
+  // Every entry's keys into the same two lists, one after the other.
+  keys.reset();
+  const indexedKeys: KeyTable = { list: keys.indexedList, start: new Int32Array(n + 1) };
+  const lookedKeys: KeyTable = { list: keys.lookedList, start: new Int32Array(n + 1) };
   // A rule with too many keys to list its lookups (`forced`) may look up any other's: then every
   // rule takes part, as in the full analysis (hostile policies; the index keeps that linear).
   let everyRule = false;
   let indexed = new KeyCounts(n * 2), looked = new KeyCounts(n * 2);
   for (const k of presetKeys) indexed.add(k);
   for (let e = 0; e < n; e++) {
-    keys.reset();
+    keys.next();
     if (e < sources.length) keys.source(sources[e].kind, sources[e].body);
     else keys.connection(connections[e - sources.length].kind, connections[e - sources.length].body);
-    indexedKeys.set(e, keys.indexed);
-    lookedKeys.set(e, keys.looked);
     if (keys.forced) everyRule = true;
-    for (let i = 0; i < keys.indexed.length; i++) indexed.add(keys.indexed[i]);
-    for (let i = 0; i < keys.looked.length; i++) looked.add(keys.looked[i]);
+    const ix = keys.indexedList, lk = keys.lookedList;
+    indexed.addAll(ix.buffer, ix.from, ix.length);
+    looked.addAll(lk.buffer, lk.from, lk.length);
+    indexedKeys.start[e + 1] = ix.length;
+    lookedKeys.start[e + 1] = lk.length;
   }
   // 2. Candidates: entries sharing a key with another, and entries with no key at all. Equal entries
   //    have equal keys, so every exact duplicate and its original are candidates.
@@ -205,8 +194,8 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   for (const k of presetKeys) indexed.add(k);
   for (const e of candidates) {
     if (duplicate[e] === 1) continue;
-    for (let i = indexedKeys.start[e]; i < indexedKeys.start[e + 1]; i++) indexed.add(indexedKeys.at(i));
-    for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) looked.add(lookedKeys.at(i));
+    indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
+    looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
   }
   for (const e of candidates) {
     if (duplicate[e] === 0 && (everyRule || interacts(e, indexedKeys, lookedKeys, indexed, looked))) take[e] = 2;

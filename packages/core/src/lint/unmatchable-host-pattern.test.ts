@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import { unmatchableHostPattern } from './unmatchable-host-pattern';
+import { isPolicyUrl, parseUrl } from '../eval/url';
+import { isHostPattern, unmatchableHostProblem } from '../formats/host-pattern';
+import { quote } from './walk';
 import { pointers, run } from './test-helpers';
 
 describe('unmatchable-host-pattern', () => {
@@ -55,5 +59,51 @@ describe('unmatchable-host-pattern', () => {
     expect(performance.now() - started).toBeLessThan(5000); // linear: a backtracking or quadratic scan of 100 MB takes minutes;
     expect(findings).toHaveLength(1);
     expect(findings[0].message.length).toBeLessThan(300);
+  });
+});
+
+describe('unmatchable-host-pattern on URL hosts: the in-place label check of plain hosts', () => {
+  // The reference: every URL through parseUrl and unmatchableHostProblem, as before the fast path.
+  const reference = (text: string): string[] => {
+    const host = parseUrl(text)?.host;
+    if (host === undefined || host.includes(':')) return [];
+    const problem = unmatchableHostProblem(host);
+    return problem && isPolicyUrl(text) ? [`The host of URL ${quote(text)} can never be a host name: ${problem}. Fix the typo; as written this URL allows nothing.`] : [];
+  };
+  const label = fc.oneof(fc.constantFrom('', '-', 'a-', '-a', 'ab', 'A', 'x1'), fc.string({ unit: fc.constantFrom('a', '-', 'z', '0'), minLength: 60, maxLength: 66 }));
+  const url = fc.oneof(
+    fc.tuple(fc.constantFrom('https://', 'http://', 'HTTP://', 'https://u@'), fc.array(label, { minLength: 1, maxLength: 5 }), fc.constantFrom('', '/', '/x', '?q', '#f', ':443', '.', './x'))
+      .map(([scheme, labels, tail]) => `${scheme}${labels.join('.')}${tail}`),
+    fc.integer({ min: 250, max: 256 }).map((n) => `https://${'a.'.repeat(n).slice(0, n)}/`),
+    fc.string({ maxLength: 30 }),
+  );
+  test('reports what parseUrl and the label scan report', () => {
+    fc.assert(fc.property(url, (text) => {
+      const findings = run(unmatchableHostPattern, { sources: [{ pypi: { urls: [text] } }, { cargo: { indexUrl: text } }, { git: { https: [{ baseUrl: text }] } }] });
+      const expected = reference(text);
+      expect(findings.map((f) => f.message)).toEqual([...expected, ...expected, ...expected]);
+    }), { numRuns: 3000 });
+  });
+});
+
+describe('unmatchable-host-pattern on host patterns: the native check of fine patterns', () => {
+  const reference = (pattern: string): string[] => {
+    if (!isHostPattern(pattern)) return [];
+    const problem = unmatchableHostProblem(pattern);
+    return problem ? [`Host pattern ${quote(pattern)} can never match a host name: ${problem}. Fix the typo; as written this entry allows nothing.`] : [];
+  };
+  const label = fc.oneof(fc.constantFrom('', '-', 'a-', '-a', 'ab', 'A', 'x1', 'B-c', '_', '*', '\u212Aa', '\u017F', 'é'), fc.string({ unit: fc.constantFrom('a', '-', 'Z', '0'), minLength: 60, maxLength: 66 }));
+  const pattern = fc.oneof(
+    fc.tuple(fc.constantFrom('', '*.', '*', '.'), fc.array(label, { minLength: 1, maxLength: 5 }), fc.constantFrom('', '.', '-', ' ')).map(([head, labels, tail]) => `${head}${labels.join('.')}${tail}`),
+    fc.integer({ min: 250, max: 256 }).map((n) => `*.${'a.'.repeat(n).slice(0, n)}`),
+    fc.integer({ min: 250, max: 256 }).map((n) => 'B.'.repeat(n).slice(0, n)),
+    fc.string({ maxLength: 20 }),
+  );
+  test('reports what isHostPattern and the label scan report', () => {
+    fc.assert(fc.property(pattern, (p) => {
+      const findings = run(unmatchableHostPattern, { connections: [{ tls: { serverNamePatterns: [p] } }, { tcp: { hostPatterns: [p] } }], sources: [{ git: { ssh: [{ host: p }] } }] });
+      const expected = reference(p);
+      expect(findings.map((f) => f.message)).toEqual([...expected, ...expected, ...expected]);
+    }), { numRuns: 3000 });
   });
 });

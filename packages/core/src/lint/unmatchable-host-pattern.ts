@@ -7,13 +7,37 @@ import { isHostPattern, unmatchableHostProblem } from '../formats/host-pattern';
 import { isPolicyUrl, parseUrl } from '../eval/url';
 import { forEachSourceUrl } from '../policy/rules-read';
 import type { LintRule, RuleFinding } from './types';
-import { isObject, memberPointer, quote, viewOf } from './walk';
+import { FINE_LABELS, isObject, memberPointer, plainUrlHostEnd, plainUrlHostStart, quote, viewOf } from './walk';
 import type { ConnectionEntry, SourceEntry } from './walk';
 
 const patternFinding = (entry: ConnectionEntry | SourceEntry, pattern: string, problem: string, member: string, item: number, leaf?: string): RuleFinding => ({
   pointer: memberPointer(entry, member, item, leaf),
   message: `Host pattern ${quote(pattern)} can never match a host name: ${problem}. Fix the typo; as written this entry allows nothing.`,
 });
+
+/**
+ * Every label of `text[start..end)` is 1 to 63 characters and neither starts nor ends with `-`, so
+ * that unmatchableHostProblem finds nothing (the name is at most 253 characters: plainUrlHostEnd).
+ */
+function labelsFine(text: string, start: number, end: number): boolean {
+  FINE_LABELS.lastIndex = start;
+  return FINE_LABELS.test(text) && FINE_LABELS.lastIndex === end;
+}
+
+/** FINE_LABELS in any case (host patterns may be written in upper case). */
+const FINE_LABELS_ANY_CASE = new RegExp(FINE_LABELS.source, 'iy');
+
+/**
+ * A host pattern that is valid (isHostPattern) and has no label problem, told by one native match
+ * after the optional `*.`: labels of 1 to 63 letters, digits and inner hyphens, at most 253
+ * characters. False means "not known to be fine": the exact checks then decide.
+ */
+function patternFine(pattern: string): boolean {
+  const start = pattern.startsWith('*.') ? 2 : 0;
+  if (pattern.length - start > 253) return false;
+  FINE_LABELS_ANY_CASE.lastIndex = start;
+  return FINE_LABELS_ANY_CASE.test(pattern) && FINE_LABELS_ANY_CASE.lastIndex === pattern.length;
+}
 
 export const unmatchableHostPattern: LintRule = {
   code: 'unmatchable-host-pattern',
@@ -31,7 +55,7 @@ export const unmatchableHostPattern: LintRule = {
       if (!Array.isArray(patterns)) continue;
       for (let j = 0; j < patterns.length; j++) {
         const pattern = patterns[j];
-        if (typeof pattern !== 'string' || !isHostPattern(pattern)) continue;
+        if (typeof pattern !== 'string' || patternFine(pattern) || !isHostPattern(pattern)) continue;
         const problem = unmatchableHostProblem(pattern);
         if (problem) findings.push(patternFinding(c, pattern, problem, member, j));
       }
@@ -42,7 +66,7 @@ export const unmatchableHostPattern: LintRule = {
       if (s.kind !== 'git' || !Array.isArray(ssh)) continue;
       for (let j = 0; j < ssh.length; j++) {
         const t = ssh[j];
-        if (!isObject(t) || typeof t.host !== 'string' || !isHostPattern(t.host)) continue;
+        if (!isObject(t) || typeof t.host !== 'string' || patternFine(t.host) || !isHostPattern(t.host)) continue;
         const problem = unmatchableHostProblem(t.host);
         if (problem) findings.push(patternFinding(s, t.host, problem, 'ssh', j, 'host'));
       }
@@ -50,6 +74,9 @@ export const unmatchableHostPattern: LintRule = {
     // URL hosts as the evaluator compares them (lower case, one trailing dot removed); IPv6 literals have no labels.
     let source: SourceEntry;
     const visit = (text: string, member: string, item: number, leaf: string | undefined) => {
+      // A plain host whose labels are all fine has nothing to report: checked in place.
+      const end = plainUrlHostEnd(text);
+      if (end >= 0 && labelsFine(text, plainUrlHostStart(text), end)) return;
       const host = parseUrl(text)?.host;
       if (host === undefined || host.includes(':')) return;
       const problem = unmatchableHostProblem(host);

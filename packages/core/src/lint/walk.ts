@@ -211,3 +211,37 @@ export function connectionCidrs(view: PolicyView): CidrRef[] {
 export function quote(text: string, max = 80): string {
   return `\`${text.length > max ? `${text.slice(0, max)}…` : text}\``;
 }
+
+/**
+ * Where the host of a URL ends when it is plain: lower-case letters, digits, dots and hyphens
+ * right after `http://` or `https://` (`start` 7 or 8), ending the text or followed by `/`, `?` or
+ * `#`, at most 253 characters, not ending in a dot. Such a host (no user, no port, nothing to
+ * lower-case) is exactly the text `parseUrl` returns as the host, so callers read it in place;
+ * -1 for any other text (callers then ask parseUrl).
+ */
+export function plainUrlHostEnd(text: string): number {
+  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : -1;
+  if (start < 0) return -1;
+  // The run of host characters, found natively (no backtracking: one class, one star).
+  HOST_RUN.lastIndex = start;
+  HOST_RUN.test(text);
+  const i = HOST_RUN.lastIndex;
+  const c = text.charCodeAt(i); // NaN at the end of the text
+  const ends = i === text.length || c === 47 /* / */ || c === 63 /* ? */ || c === 35; /* # */
+  return ends && i > start && i - start <= 253 && text.charCodeAt(i - 1) !== 46 ? i : -1;
+}
+
+const HOST_RUN = /[a-z0-9.-]*/y;
+
+/**
+ * Host names of labels of 1 to 63 characters that neither start nor end with `-`, matched from
+ * `lastIndex` (sticky); where a match ends exactly at a plain host's end, that host has no label
+ * problem. Each label is bounded (63), so a failing text costs linear time.
+ */
+export const FINE_LABELS = /(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?/y;
+
+/** The start of the host `plainUrlHostEnd` found (after `https://` or `http://`). */
+export function plainUrlHostStart(text: string): number {
+  return text.charCodeAt(4) === 115 /* s */ ? 8 : 7;
+}
+

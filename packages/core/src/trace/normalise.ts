@@ -113,14 +113,23 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Every spelling (snake_case and camelCase) of the members of each protocol, common members included: one lookup per key read. */
-function keyTable(lists: CompiledMember[][]): Map<string, CompiledMember> {
-  const table = new Map<string, CompiledMember>();
-  for (const list of lists) for (const m of list) { table.set(m.snake, m); table.set(m.camel, m); }
+/**
+ * Every spelling (snake_case and camelCase) of the members of each protocol, common members
+ * included: one lookup per key read. An object without a prototype, not a Map: the keys of a
+ * parsed observation are internalized strings whose hash V8 already holds, and a property lookup
+ * with one costs less than Map.get (200,000 observations, 2 million keys: about 10 ms less). No
+ * prototype, so `__proto__`, `constructor` and the like are unknown members like any other.
+ */
+type KeyTable = Record<string, CompiledMember | undefined>;
+function keyTable(lists: CompiledMember[][]): KeyTable {
+  const table: KeyTable = Object.create(null);
+  for (const list of lists) for (const m of list) { table[m.snake] = m; table[m.camel] = m; }
   return table;
 }
-const commonKeys = keyTable([common]);
-const keysByProtocol = new Map([...byProtocol].map(([p, specs]) => [p, keyTable([common, specs])]));
+/** What normalising an observation of one protocol reads: its key table and its required members (one lookup per observation). */
+interface ProtocolTable { keys: KeyTable; required: { snake: string; camel: string }[] | undefined }
+const otherProtocol: ProtocolTable = { keys: keyTable([common]), required: undefined };
+const protocolTables = new Map([...byProtocol].map(([p, specs]) => [p, { keys: keyTable([common, specs]), required: required.get(p) }]));
 
 /** `observation N (sequence S)`, for errors. */
 function observationName(raw: Record<string, unknown>, index: number): string {
@@ -130,27 +139,30 @@ function observationName(raw: Record<string, unknown>, index: number): string {
 /**
  * Normalises observation number `index` (zero-based) of a trace. One pass over the keys the
  * observation has (not over every member a protocol may have), each looked up once: this runs
- * once per observation, on traces of millions.
+ * once per observation, on traces of millions. `owned`: `raw` was parsed for this call alone and
+ * nothing else holds it, so its arrays (host names, ALPN, answers) are taken over, not copied
+ * (the trace reader; a caller's object keeps its own arrays).
  */
-export function normaliseObservation(raw: unknown, index: number): AnyObservation {
+export function normaliseObservation(raw: unknown, index: number, owned = false): AnyObservation {
   if (!isPlainObject(raw)) throw new TraceError(`observation ${index}: must be an object, got ${describe(raw)}`, index);
   const protocol = raw.protocol;
   if (protocol === undefined || protocol === null) throw new TraceError(`${observationName(raw, index)}: missing member \`protocol\` (http, dns, tcp or ssh_git)`, index, 'protocol');
   if (typeof protocol !== 'string') throw new TraceError(`${observationName(raw, index)}: \`protocol\` must be ${TYPE_TEXT.string}, got ${describe(protocol)}`, index, 'protocol');
-  const members = keysByProtocol.get(protocol) ?? commonKeys;
+  const table = protocolTables.get(protocol) ?? otherProtocol;
+  const members = table.keys;
   const out: Record<string, unknown> = { index };
   let extra: Record<string, unknown> | undefined;
   for (const key in raw) {
     const value = raw[key];
-    const spec = members.get(key);
+    const spec = members[key];
     if (spec === undefined) { setData((extra ??= {}), key, value); continue; }
     // Both spellings present: the snake_case one counts.
     if (key !== spec.snake && raw[spec.snake] !== undefined) continue;
     if (value === null) continue; // null is treated as absent
     if (!checkType(value, spec.type)) throw new TraceError(`${observationName(raw, index)}: \`${key}\` must be ${TYPE_TEXT[spec.type]}, got ${describe(value)}`, index, key);
-    out[spec.camel] = spec.type === 'strings' ? (value as string[]).slice() : value;
+    out[spec.camel] = spec.type === 'strings' && !owned ? (value as string[]).slice() : value;
   }
-  const needed = required.get(protocol);
+  const needed = table.required;
   if (needed) {
     for (const m of needed) {
       if (out[m.camel] === undefined) throw new TraceError(`${observationName(raw, index)}: ${protocol} observation is missing member \`${m.snake}\``, index, m.snake);

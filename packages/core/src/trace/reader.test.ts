@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTrace, readObservations, streamTrace } from './reader';
-import { TraceError } from './normalise';
+import { normaliseObservation, TraceError } from './normalise';
 import type { AnyObservation } from './types';
 
 const doc = {
@@ -97,5 +97,18 @@ describe('trace reader', () => {
       for await (const o of readObservations(strings)) iterated.push(o);
       expect(iterated).toEqual(whole.observations);
     }
+  });
+});
+
+describe('normaliseObservation arrays', () => {
+  it("copies a caller's arrays; the reader's own parse hands them over (owned)", () => {
+    const raw = { protocol: 'tcp', remote_port: 443, hostnames: ['a.example'], alpn: ['h2'] };
+    const copied = normaliseObservation(raw, 0) as { hostnames?: string[]; alpn?: string[] };
+    expect(copied.hostnames).toEqual(['a.example']);
+    expect(copied.hostnames).not.toBe(raw.hostnames);
+    expect(copied.alpn).not.toBe(raw.alpn);
+    const owned = normaliseObservation(raw, 0, true) as { hostnames?: string[] };
+    expect(owned.hostnames).toBe(raw.hostnames);
+    expect(owned).toEqual(copied);
   });
 });

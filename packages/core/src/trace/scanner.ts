@@ -157,7 +157,7 @@ export class TraceReader {
           throw new TraceError(`invalid trace JSON in ${what}: ${(e as Error).message}`, this.phase === ELEMENTS ? this.count : undefined);
         }
         if (this.phase === ELEMENTS) {
-          emit(normaliseObservation(value, this.count++));
+          emit(normaliseObservation(value, this.count++, true));
           this.afterElement = true;
         } else {
           addHeaderMember(this.header, this.key, value);
@@ -253,7 +253,7 @@ export class TraceReader {
     const observations: AnyObservation[] = new Array(list.length);
     try {
       for (let k = 0; k < list.length; k++) {
-        const o = normaliseObservation(list[k], this.count + k);
+        const o = normaliseObservation(list[k], this.count + k, true);
         // Known members nest two levels at most; only unknown ones can break the depth limit.
         if (o.extra !== undefined && deeperThan(o.extra, this.maxDepth - 1)) return fail();
         observations[k] = o;

@@ -32,7 +32,7 @@ import { policyConnectionValidator, policySourceValidator, policyValidator } fro
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint, PER_RULE_LINT_CODES } from '../lint/index';
 import type { LintFinding } from '../lint/types';
-import { interacts, KeyTable, presetItems } from '../lint/coverage';
+import { interacts, presetItems, type KeyTable } from '../lint/coverage';
 import { addCidrLengths, KeyCounts, RuleKeys, type CidrLengths } from '../lint/coverage-keys';
 import { isObject, soleKey, type JsonObject } from '../lint/walk';
 import { enabledPresets, forgetParsedCidrs } from '../policy/rules-read';
@@ -553,8 +553,10 @@ class CoverageKeys {
     for (const p of presetSources) { this.keys.reset(); this.keys.source(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
     for (const p of presetConnections) { this.keys.reset(); this.keys.connection(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
     for (const k of this.presetKeys) this.indexed.add(k);
-    this.indexedKeys = new KeyTable(n);
-    this.lookedKeys = new KeyTable(n);
+    // Every item's keys into the same two lists, one after the other.
+    this.keys.reset();
+    this.indexedKeys = { list: this.keys.indexedList, start: new Int32Array(n + 1) };
+    this.lookedKeys = { list: this.keys.lookedList, start: new Int32Array(n + 1) };
     this.entry = new Uint8Array(n);
   }
 
@@ -562,7 +564,7 @@ class CoverageKeys {
   add(item: unknown, source: boolean): void {
     const e = this.next++;
     const keys = this.keys;
-    keys.reset();
+    keys.next();
     const read = bodyOf(item, source ? sourceKinds : connectionKinds);
     if (read) {
       this.entry[e] = 1;
@@ -570,10 +572,11 @@ class CoverageKeys {
       else keys.connection(read.kind, read.body);
       if (keys.forced) this.everyRule = true;
     }
-    this.indexedKeys.set(e, keys.indexed);
-    this.lookedKeys.set(e, keys.looked);
-    for (let k = 0; k < keys.indexed.length; k++) this.indexed.add(keys.indexed[k]);
-    for (let k = 0; k < keys.looked.length; k++) this.looked.add(keys.looked[k]);
+    const ix = keys.indexedList, lk = keys.lookedList;
+    this.indexed.addAll(ix.buffer, ix.from, ix.length);
+    this.looked.addAll(lk.buffer, lk.from, lk.length);
+    this.indexedKeys.start[e + 1] = ix.length;
+    this.lookedKeys.start[e + 1] = lk.length;
   }
 
   /**
@@ -604,8 +607,8 @@ class CoverageKeys {
       for (const k of this.presetKeys) indexed.add(k);
       for (let e = 0; e < n; e++) {
         if (take[e] === 0) continue;
-        for (let i = indexedKeys.start[e]; i < indexedKeys.start[e + 1]; i++) indexed.add(indexedKeys.at(i));
-        for (let i = lookedKeys.start[e]; i < lookedKeys.start[e + 1]; i++) looked.add(lookedKeys.at(i));
+        indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
+        looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
       }
     }
     return take;
