@@ -207,6 +207,14 @@ describe('validateChunked gives the diagnostics of validate', () => {
     expect(expectSame('\ufeff{"sources": [{"pypi": {"urls": ["http://a.example"]}}], "connections": [{"tcp": {"cidrs": ["10.0.0.1/8"]}}, {"tcp": {"cidrs": ["10.0.0.1/8"]}}]}', {}, 1)).toBe(true);
   });
 
+  it('finds rules covered through bare addresses (implicit /32 and /128) and escaped prefixes', () => {
+    for (const [a, b] of [['10.1.2.3', '10.1.2.3'], ['2001:db8::1', '2001:db8::1'], ['10.0.0.0\\/8', '10.1.2.3'], ['10.0.0.0\\u002f8', '10.1.2.3\\/32']]) {
+      const text = `{"connections": [{"tcp": {"cidrs": ["${a}"]}}, {"udp": {"cidrs": ["192.0.2.1"]}}, {"tcp": {"cidrs": ["${b}"], "ports": [443]}}]}`;
+      expect(expectSame(text, {}, 1), text).toBe(true);
+      expect(validateChunked(text, { batchItems: 1 }).diagnostics.map((d) => `${d.code} ${d.pointer}`), text).toContain('shadowed-rule /connections/2');
+    }
+  });
+
   it('keeps a duplicate key inside a rule, with the rule\'s real pointer and offset', () => {
     const text = '{"connections": [{"tcp": {"cidrs": ["10.0.0.0/8"]}}, {"tcp": {"ports": [1], "ports": [2], "cidrs": ["10.1.0.0/16"]}}]}';
     expectSame(text, {}, 1);

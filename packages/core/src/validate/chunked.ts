@@ -12,14 +12,15 @@
  * 1. One scan of the text finds the top-level members and the items of both arrays (string-aware),
  *    grouped in batches; the skeleton (the text with both arrays' insides cut out) is parsed whole.
  * 2. Each batch is `JSON.parse`d (`[` + its items + `]`), checked (duplicate keys by member count
- *    as parse.ts does, schema per item, the lint rules about one rule at a time), and dropped. The
- *    CIDR prefix lengths of connections are collected for coverage.
+ *    as parse.ts does, schema per item, the lint rules about one rule at a time; findings placed in
+ *    the batch's own text), its rules' coverage keys counted, and dropped.
  * 3. Coverage (`duplicate-rule`, `shadowed-rule`, `redundant-with-preset`) compares rules, but a rule
- *    that shares no key with another rule or a preset takes no part (lint/coverage-keys.ts). A second
- *    parse of each batch counts every rule's keys in constant memory; the rules that share one are
- *    parsed a third time and kept, at their real indexes, in a thinned policy that lint's own
- *    coverage analysis reads (its pointers then come out right; it filters again among them).
- * 4. Findings are placed in one scan of the text (locate-many.ts) and sorted, as validateDocument does.
+ *    that shares no key with another rule or a preset takes no part (lint/coverage-keys.ts): keys are
+ *    counted in constant memory, and the rules that share one are parsed again and kept, at their
+ *    real indexes, in a thinned policy that lint's own coverage analysis reads (its pointers then
+ *    come out right; it filters again among them).
+ * 4. The other findings are placed in one scan of the text (locate-many.ts), and all sorted as
+ *    validateDocument does.
  *
  * Anything that is not the expected shape (not plain JSON, comments, trailing commas, syntax
  * errors, a top level that is not an object, `sources` or `connections` not arrays, duplicate keys
@@ -66,7 +67,11 @@ type ListKey = 'sources' | 'connections';
 
 /** A run of consecutive items of one array: its text `[start, end)`, its items, their members (`:` outside strings). */
 interface Batch { start: number; end: number; count: number; members: number; base: number }
-interface List { key: ListKey; open: number; close: number; length: number; batches: Batch[] }
+interface List {
+  key: ListKey; open: number; close: number; length: number; batches: Batch[];
+  /** Of `connections`: a superset of its CIDRs' prefix lengths (every number after a `/` in a string). */
+  prefixes?: Set<number>;
+}
 
 /** The text is not the shape batches are made of: `validate` decides. */
 class Unsuitable extends Error {}
@@ -83,7 +88,43 @@ class Scanner {
   /** Of the last `valueEnd`: members (`:` outside strings) and deepest nesting (0 for a scalar). */
   members = 0;
   depth = 0;
+  /**
+   * While the items of `connections` are scanned: every number written right after a `/` in a
+   * string. A superset of the prefix lengths of its CIDRs, which coverage needs before it reads a rule.
+   */
+  private prefixes: Set<number> | undefined;
+  private slashAt = -1;
+  private backslashAt = -1;
+
   constructor(private readonly src: string, private readonly batchItems: number) {}
+
+  /** Notes the numbers after each `/` of the string token `[start, end)` (decoded first when it holds an escape). */
+  private notePrefixes(start: number, end: number): void {
+    const s = this.src;
+    if (this.backslashAt < start) this.backslashAt = indexOrEnd(s, '\\', start);
+    if (this.backslashAt < end) {
+      let decoded: unknown;
+      try {
+        decoded = JSON.parse(s.slice(start, end));
+      } catch {
+        return; // not a JSON string: the batch's parse refuses it
+      }
+      if (typeof decoded === 'string') for (let i = decoded.indexOf('/'); i >= 0; i = decoded.indexOf('/', i + 1)) this.notePrefix(decoded, i);
+      return;
+    }
+    if (this.slashAt < start) this.slashAt = indexOrEnd(s, '/', start);
+    for (; this.slashAt < end; this.slashAt = indexOrEnd(s, '/', this.slashAt + 1)) this.notePrefix(s, this.slashAt);
+  }
+
+  private notePrefix(text: string, slash: number): void {
+    let value = 0, digits = 0;
+    for (let k = slash + 1; k < text.length; k++, digits++) {
+      const c = text.charCodeAt(k);
+      if (c < 48 || c > 57) break;
+      if (value <= 128) value = value * 10 + (c - 48);
+    }
+    if (digits > 0 && value <= 128) this.prefixes!.add(value);
+  }
 
   ws(i: number): number {
     const s = this.src;
@@ -101,7 +142,10 @@ class Scanner {
     while (end > 0) {
       let backslashes = 0;
       for (let k = end - 1; s.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
-      if ((backslashes & 1) === 0) return end + 1;
+      if ((backslashes & 1) === 0) {
+        if (this.prefixes) this.notePrefixes(i, end + 1);
+        return end + 1;
+      }
       end = s.indexOf('"', end + 1);
     }
     return unsuitable();
@@ -140,6 +184,17 @@ class Scanner {
 
   /** The items of the array whose `[` is at `open`, in batches. */
   list(key: ListKey, open: number): List {
+    const prefixes = (this.prefixes = key === 'connections' ? new Set() : undefined);
+    try {
+      const list = this.items(key, open);
+      list.prefixes = prefixes;
+      return list;
+    } finally {
+      this.prefixes = undefined;
+    }
+  }
+
+  private items(key: ListKey, open: number): List {
     const s = this.src;
     const list: List = { key, open, close: -1, length: 0, batches: [] };
     let i = this.ws(open + 1);
@@ -205,6 +260,11 @@ class Scanner {
     if (this.ws(i + 1) !== s.length) unsuitable();
     return lists;
   }
+}
+
+function indexOrEnd(text: string, search: string, from: number): number {
+  const i = text.indexOf(search, from);
+  return i < 0 ? text.length : i;
 }
 
 function parseBatch(src: string, batch: Batch): unknown[] {
@@ -285,7 +345,7 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
   const placed: Diagnostic[] = [];
   // Sources first, then connections (the order of lint's entries and of coverage, D4).
   const ordered = [...lists].sort((a, b) => (a.key === b.key ? 0 : a.key === 'sources' ? -1 : 1));
-  const lengths: CidrLengths = { 4: new Set(), 6: new Set() };
+  const keys = coverage ? new CoverageKeys(ordered, root, catalog) : undefined;
 
   // Step 2: each batch once: duplicate keys, schema, per-rule lint, CIDR lengths.
   for (const list of ordered) {
@@ -315,25 +375,14 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
         forgetParsedCidrs();
       }
       inBatch.place(src, batch, placed);
-      if (coverage && list.key === 'connections') {
-        for (let j = 0; j < items.length; j++) {
-          const read = bodyOf(items[j], connectionKinds);
-          if (read) addCidrLengths(lengths, read.body);
-        }
-      }
+      if (keys) for (let j = 0; j < items.length; j++) keys.add(items[j], list.key === 'sources');
     }
   }
   for (const f of presetNameFindings(root, catalog)) schema.push(f);
 
   // Step 3: the rules that may take part in coverage, kept at their real indexes in a thinned policy.
   const thinned: JsonObject = root;
-  // A second parse of each batch counts the keys of every rule (they depend on the lengths of every CIDR).
-  let take: Uint8Array | undefined;
-  if (coverage) {
-    const keys = new CoverageKeys(ordered, root, catalog, lengths);
-    for (const list of ordered) for (const batch of list.batches) for (const item of parseBatch(src, batch)) keys.add(item, list.key === 'sources');
-    take = keys.candidates();
-  }
+  const take = keys?.candidates();
   let offset = 0;
   for (const list of ordered) {
     const kept: unknown[] = [];
@@ -462,11 +511,15 @@ function duplicateKeys(src: string, scanner: Scanner, key: ListKey, batch: Batch
 
 /**
  * Which items may take part in coverage: lint/coverage.ts's `participants` first pass, a batch at a
- * time. Every rule's keys (hosts, host patterns and their parent wildcards, CIDR networks at every
- * prefix length the policy and presets use) are counted in count-min sketches (the presets' too); a
- * rule is a candidate when it shares a key with another rule or a preset, or has no key at all.
- * Items are numbered over both lists, sources first. The analysis of the thinned policy filters again
- * among the candidates: a superset of the rules that interact gives the analysis of the whole policy.
+ * time. Every rule's keys (hosts, host patterns and their parent wildcards, CIDR networks) are
+ * counted in count-min sketches (the presets' too); a rule is a candidate when it shares a key with
+ * another rule or a preset, or has no key at all. Items are numbered over both lists, sources first.
+ *
+ * A CIDR looks up the networks of every shorter prefix length some CIDR of the policy has, so the
+ * lengths are needed before the first rule is read: the scan gives a superset of them (every number
+ * after a `/` in a string of `connections`, decoded when escaped, and /32 and /128 for bare
+ * addresses). More lengths only mean more lookups, so more candidates, never fewer; the analysis of
+ * the thinned policy filters again among the candidates: a superset gives the whole policy's analysis.
  */
 class CoverageKeys {
   private readonly keys: RuleKeys;
@@ -481,15 +534,24 @@ class CoverageKeys {
   /** The keys the enabled presets index. */
   private readonly presetKeys: number[] = [];
 
-  /** `lengths`: the prefix lengths of the policy's CIDRs (the presets' are added). */
-  constructor(ordered: List[], root: JsonObject, catalog: PresetCatalog, lengths: CidrLengths) {
+  constructor(ordered: List[], root: JsonObject, catalog: PresetCatalog) {
     const n = ordered.reduce((sum, l) => sum + l.length, 0);
+    // A superset of the prefix lengths of the policy's CIDRs, from the scan (and /32 and /128 for bare addresses).
+    const lengths: CidrLengths = { 4: new Set([32]), 6: new Set([128]) };
+    for (const list of ordered) {
+      for (const length of list.prefixes ?? []) {
+        if (length <= 32) lengths[4].add(length);
+        lengths[6].add(length);
+      }
+    }
     const presets = enabledPresets(root, catalog);
     const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
     for (const c of presetConnections) addCidrLengths(lengths, c.body);
     this.keys = new RuleKeys(lengths);
-    this.indexed = new KeyCounts(n * 2);
-    this.looked = new KeyCounts(n * 2);
+    // Sketches half the size lint's own pass takes (a sketch never counts too few): the refinement
+    // of `candidates` removes what the extra collisions let through (pretty 200k rules: 8 MB less).
+    this.indexed = new KeyCounts(n);
+    this.looked = new KeyCounts(n);
     for (const p of presetSources) { this.keys.reset(); this.keys.source(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
     for (const p of presetConnections) { this.keys.reset(); this.keys.connection(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
     for (const k of this.presetKeys) this.indexed.add(k);
