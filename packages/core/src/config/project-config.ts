@@ -6,7 +6,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { configSchema } from '../generated/data';
-import { netpolicyConfigValidator } from '../generated/validators';
+import { netpolicyConfigValidator } from '../generated/validators-config';
 import { parsePolicyDocument } from '../validate/document';
 import { Locator } from '../validate/locate';
 import { escapeSegment, parsePointer } from '../validate/pointer';

@@ -2,7 +2,7 @@
  * Policy tests (in the spirit of Tailscale's ACL tests): accesses with the verdict the policy
  * must give, and optionally the deciding rule. Format: schemas/policy-tests.schema.json.
  */
-import { policyTestsValidator } from '../generated/validators';
+import { policyTestsValidator } from '../generated/validators-policy-tests';
 import type { Policy } from '../policy/types';
 import type { Access, Decision } from './access';
 import { describeAccess } from './access';

@@ -3,7 +3,7 @@
  * filled in or overridden by a user's catalog of the same shape.
  */
 import { presetCatalogData } from '../generated/data';
-import { presetsValidator } from '../generated/validators';
+import { presetsValidator } from '../generated/validators-presets';
 import type { Connection, Source } from '../policy/types';
 
 export interface PresetEntry {

@@ -28,7 +28,7 @@
  * construction. Pure (no file access): the CLI uses it for large files.
  */
 import type { ErrorObject } from 'ajv';
-import { policyConnectionValidator, policySourceValidator, policyValidator } from '../generated/validators';
+import { policyConnectionValidator, policySourceValidator, policyValidator } from '../generated/validators-policy';
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint, PER_RULE_LINT_CODES } from '../lint/index';
 import type { LintFinding } from '../lint/types';

@@ -4,7 +4,7 @@
  * problem with a stable code, a JSON Pointer and an offset range. `validate(text, options)` parses
  * and validates in one call. Pure: text in, data out.
  */
-import { policyValidator } from '../generated/validators';
+import { policyValidator } from '../generated/validators-policy';
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint } from '../lint/index';
 import { parsedText, parsePolicyDocument, type PolicyDocument } from './document';
