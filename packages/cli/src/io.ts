@@ -190,6 +190,27 @@ function validPrefix(bytes: Uint8Array, end: number): boolean {
   }
 }
 
+/** Standard output as the commands write to it: a stream that may push back (Node's), or a plain sink (tests). */
+export type PushbackOut = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; removeListener?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
+
+const DRAIN_EVENTS = ['drain', 'close', 'error'];
+
+/**
+ * Resolves once stdout can take more (undefined at once when it is not a stream that pushes back).
+ * The listeners of the events that did not happen are removed: left behind, a long report to a
+ * slow pipe piled them up (Node's MaxListenersExceededWarning on stderr).
+ */
+export function drained(stdout: PushbackOut): Promise<void> | undefined {
+  if (!stdout.writableNeedDrain || typeof stdout.once !== 'function') return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of DRAIN_EVENTS) stdout.removeListener?.(event, done);
+      resolve();
+    };
+    for (const event of DRAIN_EVENTS) stdout.once!(event, done);
+  });
+}
+
 /** Whether to colour output: on a TTY, unless NO_COLOR is set (non-empty); a FORCE_COLOR other than empty or `0` forces it. */
 export function useColor(io: Io, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;

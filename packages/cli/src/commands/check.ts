@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate, validateChunked } from '@netpolicy/core';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
-import { EXIT, UsageError, useColor, type Io } from '../io';
+import { drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
 import { ConfigFinder } from '../project-config';
 import { AtomicFileOutput, checkOneStdin, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
 import { jsonReport, sarifReport, textReport, type FileResult } from '../check-report';
@@ -170,19 +170,6 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
   return failing ? EXIT.findings : EXIT.ok;
 }
 
-type Out = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; removeListener?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
-
-/** Resolves once stdout can take more (at once when it does not push back); the listeners not fired are removed. */
-function drained(stdout: Out): Promise<void> | undefined {
-  if (!stdout.writableNeedDrain || typeof stdout.once !== 'function') return undefined;
-  return new Promise((resolve) => {
-    const done = () => {
-      for (const event of ['drain', 'close', 'error']) stdout.removeListener?.(event, done);
-      resolve();
-    };
-    for (const event of ['drain', 'close', 'error']) stdout.once!(event, done);
-  });
-}
 
 /**
  * Writes a report as it is produced, in blocks of about 1 MB: to stdout, waiting whenever it pushes
@@ -199,7 +186,7 @@ async function writeReport(io: Io, output: string | undefined, pieces: Iterable<
       if (file) file.write(block);
       else {
         io.stdout.write(block);
-        await drained(io.stdout as Out);
+        await drained(io.stdout as PushbackOut);
       }
       block = '';
     }

@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import { Explainer, type ExplainResult } from '@netpolicy/core';
 import type { Command } from '../command';
-import { EXIT, UsageError, useColor, type Io } from '../io';
+import { drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { loadPolicy, readTraceFile } from '../explain-inputs';
 import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from '../explain-render';
@@ -37,26 +37,6 @@ the policy file.`,
   exitCodes: [[0, 'explained'], [1, 'a --fail-on condition held'], [2, 'usage error, unreadable file, or an input that is not a valid policy or trace']],
 };
 
-type Out = Io['stdout'] & { once?: (event: string, listener: () => void) => unknown; removeListener?: (event: string, listener: () => void) => unknown; writableNeedDrain?: boolean };
-
-const DRAIN_EVENTS = ['drain', 'close', 'error'];
-
-/**
- * Resolves once stdout can take more (at once when it is not a stream that pushes back). The
- * listeners of the events that did not happen are removed: left behind, a long report to a slow
- * pipe piled them up (Node's MaxListenersExceededWarning on stderr).
- */
-function drained(stdout: Out): Promise<void> | undefined {
-  if (!stdout.writableNeedDrain || typeof stdout.once !== 'function') return undefined;
-  return new Promise((resolve) => {
-    const done = () => {
-      for (const event of DRAIN_EVENTS) stdout.removeListener?.(event, done);
-      resolve();
-    };
-    for (const event of DRAIN_EVENTS) stdout.once!(event, done);
-  });
-}
-
 const SPOOL_MEMORY = 4 << 20;
 
 /**
@@ -86,7 +66,7 @@ class Spool {
   }
 
   /** Writes what it holds to stdout, in blocks, waiting whenever stdout pushes back. */
-  async copyTo(stdout: Out): Promise<void> {
+  async copyTo(stdout: PushbackOut): Promise<void> {
     for (const m of this.memory) { stdout.write(m); await drained(stdout); }
     if (this.fd === undefined) return;
     const block = Buffer.allocUnsafe(1 << 20);
@@ -177,7 +157,7 @@ export const command: Command = {
     async function explainTo(out: Io['stdout']): Promise<number> {
     const policy = loadPolicy(policyFile, catalog);
     const fromFile = values.trace !== '-';
-    const stdout = out as Out;
+    const stdout = out as PushbackOut;
     const only = values.only as 'denied' | 'all';
     let report;
     if (values.format === 'json') {

@@ -45,7 +45,7 @@ import { validate, type ValidateOptions } from './validate';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
 export interface ChunkedOptions extends ValidateOptions {
-  /** Items per batch (default 4,096; a batch also ends after about 1 MB of text). Tests force tiny batches. */
+  /** Items per batch (default 256; a batch also ends after about 64 KiB of text: larger batches were promoted to the old generation). Tests force tiny batches. */
   batchItems?: number;
 }
 
