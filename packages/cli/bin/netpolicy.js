@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import '../dist/netpolicy.js';
+import { runFromCommandLine } from '../dist/netpolicy.js';
+
+runFromCommandLine();

@@ -4,6 +4,8 @@
  * imports only what every run needs (io, escape, version): `--version` and `--help` load no core.
  */
 import { EXIT, UsageError, exitWhenSettled, guardStandardStreams, internalError, type Io } from './io';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { escapeControl } from './escape';
 import type { Command } from './command';
 
@@ -86,11 +88,28 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-const isEntry = typeof process !== 'undefined' && process.argv[1] !== undefined && /netpolicy(\.js)?$/.test(process.argv[1]);
-if (isEntry) {
+/**
+ * Runs the command line of this process (`process.argv`) and exits with its code. The bin
+ * (`bin/netpolicy.js`) calls it: whatever name the CLI is started by (a symlink, an alias, a
+ * wrapper), it runs, never a silent exit 0.
+ */
+export function runFromCommandLine(): void {
   const io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
   const argv = process.argv.slice(2);
   const label = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? `netpolicy ${argv[0]}` : 'netpolicy';
   guardStandardStreams(process, () => label);
   exitWhenSettled(process, main(argv, io), label, io.env);
 }
+
+/** True when this module is the program itself (`node dist/netpolicy.js ...`), not imported by the bin or a test. */
+function startedDirectly(): boolean {
+  const script = typeof process !== 'undefined' ? process.argv[1] : undefined;
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (startedDirectly()) runFromCommandLine();
