@@ -4,23 +4,13 @@
  * catches what a handler throws, logs it and answers null: a test must look at the log too).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { isPolicyFile, LineIndex } from '@netpolicy/core';
+import { readFileSync } from 'node:fs';
+import { LineIndex } from '@netpolicy/core';
+import { fixtures, policyFiles } from '../../language-service/test/fixture-files';
 import { startClient, type TestClient } from './harness';
 
 let c: TestClient | undefined;
 afterEach(async () => { await c?.close(); c = undefined; });
-
-const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
-function policyFiles(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) policyFiles(join(dir, e.name), out);
-    else if (isPolicyFile(e.name)) out.push(join(dir, e.name));
-  }
-  return out;
-}
 
 const hostile: Array<[string, string]> = [
   ['deep.netpolicy.json', `{"sources": [${'{"a": ['.repeat(150)}${']}'.repeat(150)}]}`],

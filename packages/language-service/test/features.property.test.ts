@@ -7,17 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { parse } from 'jsonc-parser';
-import { isPolicyFile, parsePolicyDocument, validateDocument, type PolicyDocument } from '@netpolicy/core';
+import { parsePolicyDocument, validateDocument, type PolicyDocument } from '@netpolicy/core';
 import type { DocumentSymbol, Position, Range, SelectionRange, TextEdit } from 'vscode-languageserver-types';
 import {
   DEFAULT_SETTINGS, doComplete, doHover, findDocumentLinks, findDocumentSymbols, format, getCodeActions, getFoldingRanges, getSelectionRanges,
   offsetOf, policyDiagnostics, toLspDiagnostic,
 } from '../src/index';
 import { applyLspEdits } from './helpers';
+import { fixtures, policyFiles } from './fixture-files';
 
 const URI = 'file:///w/p.netpolicy.json';
 
@@ -144,15 +143,6 @@ function probe(text: string, fileName = 'p.netpolicy.json', step = 1): void {
       checkEdits(doc, format(doc, range2, { tabSize: 3, insertSpaces: true }), 'range format');
     }
   });
-}
-
-const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
-function policyFiles(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) policyFiles(join(dir, e.name), out);
-    else if (isPolicyFile(e.name)) out.push(join(dir, e.name));
-  }
-  return out;
 }
 
 describe('every feature, every offset', () => {
