@@ -108,9 +108,13 @@ export interface PolicyView {
 const sourceKinds = new Set<string>(SOURCE_KINDS);
 const connectionKinds = new Set<string>(CONNECTION_KINDS);
 
-/** The kind of an item with exactly one recognised kind member whose value is an object; undefined otherwise. */
-function kindOf(item: unknown, kinds: Set<string>): string | undefined {
+/**
+ * The kind of an item of `sources` (`source`) or `connections` with exactly one recognised kind
+ * member whose value is an object (a walker entry); undefined otherwise.
+ */
+export function kindOf(item: unknown, source: boolean): string | undefined {
   if (!isObject(item)) return undefined;
+  const kinds = source ? sourceKinds : connectionKinds;
   const kind = soleKey(item);
   return kind !== undefined && kinds.has(kind) && isObject(item[kind]) ? kind : undefined;
 }
@@ -137,13 +141,13 @@ function walk(value: unknown): PolicyView {
   const sources: SourceEntry[] = [];
   for (let i = 0; i < sourceItems.length; i++) {
     const raw = sourceItems[i] as JsonObject;
-    const kind = kindOf(raw, sourceKinds);
+    const kind = kindOf(raw, true);
     if (kind !== undefined) sources.push(new Entry<SourceKind>(true, i, kind as SourceKind, raw[kind] as JsonObject, raw));
   }
   const connections: ConnectionEntry[] = [];
   for (let i = 0; i < connectionItems.length; i++) {
     const raw = connectionItems[i] as JsonObject;
-    const kind = kindOf(raw, connectionKinds);
+    const kind = kindOf(raw, false);
     if (kind !== undefined) connections.push(new Entry<ConnectionKind>(false, i, kind as ConnectionKind, raw[kind] as JsonObject, raw));
   }
   return { root: value, sourceItems, connectionItems, sources, connections, memo: {} };

@@ -34,14 +34,13 @@ import { lint, PER_RULE_LINT_CODES } from '../lint/index';
 import type { LintFinding } from '../lint/types';
 import { interacts, presetItems, type KeyTable } from '../lint/coverage';
 import { addCidrLengths, KeyCounts, RuleKeys, type CidrLengths } from '../lint/coverage-keys';
-import { isObject, soleKey, type JsonObject } from '../lint/walk';
+import { isObject, kindOf, type JsonObject } from '../lint/walk';
 import { enabledPresets, forgetParsedCidrs } from '../policy/rules-read';
-import { CONNECTION_KINDS, SOURCE_KINDS } from '../policy/types';
-import { parsedText } from './document';
-import { countMembers, MAX_DEPTH, parseDocument } from './parse';
+import { isJsoncFile, parsedText } from './document';
+import { closingQuote, countMembers, MAX_DEPTH, parseDocument } from './parse';
 import { locateMany, type RangeRequest } from './locate-many';
 import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from './schema-errors';
-import { validate, type ValidateOptions } from './validate';
+import { lintDiagnostic, schemaDiagnostic, validate, type ValidateOptions } from './validate';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
 export interface ChunkedOptions extends ValidateOptions {
@@ -60,8 +59,6 @@ export interface ChunkedResult {
 const DEFAULT_BATCH_ITEMS = 256;
 const BATCH_CHARS = 1 << 16;
 const COVERAGE_CODES: readonly LintCode[] = ['duplicate-rule', 'shadowed-rule', 'redundant-with-preset'];
-const sourceKinds = new Set<string>(SOURCE_KINDS);
-const connectionKinds = new Set<string>(CONNECTION_KINDS);
 
 type ListKey = 'sources' | 'connections';
 
@@ -137,18 +134,10 @@ class Scanner {
 
   /** `i` at a `"`: the index after its closing quote. */
   stringEnd(i: number): number {
-    const s = this.src;
-    let end = s.indexOf('"', i + 1);
-    while (end > 0) {
-      let backslashes = 0;
-      for (let k = end - 1; s.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
-      if ((backslashes & 1) === 0) {
-        if (this.prefixes) this.notePrefixes(i, end + 1);
-        return end + 1;
-      }
-      end = s.indexOf('"', end + 1);
-    }
-    return unsuitable();
+    const end = closingQuote(this.src, i);
+    if (end < 0) return unsuitable();
+    if (this.prefixes) this.notePrefixes(i, end + 1);
+    return end + 1;
   }
 
   /** The end of the value starting at `i`; sets `members` and `depth`. */
@@ -278,15 +267,6 @@ function parseBatch(src: string, batch: Batch): unknown[] {
   return items;
 }
 
-/** The kind member's value of an item with exactly one recognised kind whose value is an object (lint/walk.ts's entries). */
-function bodyOf(item: unknown, kinds: Set<string>): { kind: string; body: JsonObject } | undefined {
-  if (!isObject(item)) return undefined;
-  const kind = soleKey(item);
-  if (kind === undefined || !kinds.has(kind)) return undefined;
-  const body = item[kind];
-  return isObject(body) ? { kind, body } : undefined;
-}
-
 /** `/<key>/<local index>...` of a finding on a batch -> `/<key>/<base + local index>...`. */
 function shiftPointer(pointer: string, key: ListKey, base: number): string {
   const prefix = `/${key}/`;
@@ -314,7 +294,7 @@ export function validateChunked(text: string, options: ChunkedOptions = {}): Chu
 
 function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
   const src = parsedText(text);
-  const jsonc = options.jsonc ?? (options.fileName !== undefined && /\.jsonc$/i.test(options.fileName));
+  const jsonc = options.jsonc ?? isJsoncFile(options.fileName);
   const scanner = new Scanner(src, Math.max(1, options.batchItems ?? DEFAULT_BATCH_ITEMS));
   const lists = scanner.top().sort((a, b) => a.open - b.open);
   if (lists.length === 0) unsuitable(); // nothing to batch: the whole document is its skeleton
@@ -426,22 +406,6 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
   // The final sort by offset orders them all; ties (one value, one code) keep the order of their kind.
   for (const d of placed) diagnostics.push(d);
   return diagnostics.sort(byOffsetThenCode);
-}
-
-function schemaDiagnostic(f: SchemaFinding): Diagnostic {
-  return { code: f.code, severity: 'error', message: f.message, pointer: f.pointer, offset: 0, length: 0, ...(f.data ? { data: f.data } : {}) };
-}
-
-/** As validateDocument: undefined when the code is off. */
-function lintDiagnostic(f: LintFinding, severity: SeverityOptions): Diagnostic | undefined {
-  const setting = severity[f.code];
-  if (setting === 'off') return undefined;
-  return {
-    code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, offset: 0, length: 0,
-    ...(f.data ? { data: f.data } : {}),
-    ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
-    ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
-  };
 }
 
 /**
@@ -567,11 +531,12 @@ class CoverageKeys {
     const e = this.next++;
     const keys = this.keys;
     keys.next();
-    const read = bodyOf(item, source ? sourceKinds : connectionKinds);
-    if (read) {
+    const kind = kindOf(item, source);
+    if (kind !== undefined) {
       this.entry[e] = 1;
-      if (source) keys.source(read.kind, read.body);
-      else keys.connection(read.kind, read.body);
+      const body = (item as JsonObject)[kind] as JsonObject;
+      if (source) keys.source(kind, body);
+      else keys.connection(kind, body);
       if (keys.forced) this.everyRule = true;
     }
     const ix = keys.indexedList, lk = keys.lookedList;

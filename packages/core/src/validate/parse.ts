@@ -123,6 +123,21 @@ function countStrings(value: unknown, depth: number): number {
 }
 
 /**
+ * The index of the quote that closes the string opened at `open`, or -1. Found with `indexOf`: a
+ * quote is escaped when an odd run of backslashes precedes it (nothing backtracks).
+ */
+export function closingQuote(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  while (end > 0) {
+    let backslashes = 0;
+    for (let k = end - 1; text.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
+    if ((backslashes & 1) === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+  return -1;
+}
+
+/**
  * Members (`:` outside strings) and the deepest nesting of a text that `JSON.parse` accepted.
  * Strings are skipped with `indexOf` (a quote is escaped when an odd run of backslashes precedes it).
  */
@@ -132,13 +147,7 @@ function scanShape(text: string): { members: number; maxDepth: number } {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      let end = text.indexOf('"', i + 1);
-      while (end > 0) {
-        let backslashes = 0;
-        for (let k = end - 1; text.charCodeAt(k) === 92 /* \ */; k--) backslashes++;
-        if ((backslashes & 1) === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
+      const end = closingQuote(text, i);
       if (end < 0) break; // unreachable for text JSON.parse accepted; never loop
       i = end;
     } else if (c === 58 /* : */) members++;

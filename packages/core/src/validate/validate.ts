@@ -9,7 +9,8 @@ import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint } from '../lint/index';
 import { parsedText, parsePolicyDocument, type PolicyDocument } from './document';
 import { locateMany, type RangeRequest } from './locate-many';
-import { presetNameFindings, translateSchemaErrors } from './schema-errors';
+import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from './schema-errors';
+import type { LintFinding } from '../lint/types';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
 export interface ValidateOptions {
@@ -48,22 +49,17 @@ export function validateDocument(doc: PolicyDocument, options: ValidateOptions =
   schemaFindings.push(...presetNameFindings(doc.value, catalog));
   for (const f of schemaFindings) {
     requests.push({ pointer: f.pointer, target: f.target });
-    found.push({ code: f.code, severity: 'error', message: f.message, pointer: f.pointer, offset: 0, length: 0, ...(f.data ? { data: f.data } : {}) });
+    found.push(schemaDiagnostic(f));
   }
 
   if (options.lint !== false) {
     const severity = options.severity ?? {};
     const enabled = (code: LintCode) => severity[code] !== 'off';
     for (const f of lint(doc.value, { catalog, enabled })) {
-      const setting = severity[f.code];
-      if (setting === 'off') continue;
+      const d = lintDiagnostic(f, severity);
+      if (d === undefined) continue;
       requests.push({ pointer: f.pointer, target: f.target ?? 'value' });
-      found.push({
-        code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, offset: 0, length: 0,
-        ...(f.data ? { data: f.data } : {}),
-        ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
-        ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
-      });
+      found.push(d);
     }
   }
   if (found.length > 0) {
@@ -75,6 +71,23 @@ export function validateDocument(doc: PolicyDocument, options: ValidateOptions =
     }
   }
   return sortDiagnostics(diagnostics);
+}
+
+/** The diagnostic of a schema finding (an error), placed later (offset and length 0 until then). */
+export function schemaDiagnostic(f: SchemaFinding): Diagnostic {
+  return { code: f.code, severity: 'error', message: f.message, pointer: f.pointer, offset: 0, length: 0, ...(f.data ? { data: f.data } : {}) };
+}
+
+/** The diagnostic of a lint finding at its configured severity (undefined when its code is off), placed later. */
+export function lintDiagnostic(f: LintFinding, severity: SeverityOptions): Diagnostic | undefined {
+  const setting = severity[f.code];
+  if (setting === 'off') return undefined;
+  return {
+    code: f.code, severity: setting ?? 'warning', message: f.message, pointer: f.pointer, offset: 0, length: 0,
+    ...(f.data ? { data: f.data } : {}),
+    ...(f.related && f.related.length > 0 ? { related: f.related } : {}),
+    ...(f.tags && f.tags.length > 0 ? { tags: f.tags } : {}),
+  };
 }
 
 /** Parses and validates `text` (strict JSON or JSONC per `fileName`, D6). */
