@@ -84,7 +84,7 @@ export function analyseCoverageInFull(context: LintContext): CoverageAnalysis {
 interface Participants { take: Uint8Array; hashes: Int32Array }
 
 /** Items of the enabled known presets, as kind and body. */
-export function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'): Array<{ kind: string; body: JsonObject }> {
+function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'): Array<{ kind: string; body: JsonObject }> {
   const out: Array<{ kind: string; body: JsonObject }> = [];
   for (const preset of presets) {
     for (const item of preset.known?.[list] ?? []) {
@@ -97,10 +97,10 @@ export function presetItems(presets: EnabledPreset[], list: 'sources' | 'connect
 }
 
 /** The keys of every entry, read once: one flat list, entry `e`'s from `start[e]` to `start[e + 1]`. */
-export interface KeyTable { list: KeyList; start: Int32Array }
+interface KeyTable { list: KeyList; start: Int32Array }
 
 /** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
-export function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
+function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
   // Plain loops over the lists' storage (this runs for every rule, mostly unoptimised: few calls).
   const ib = indexedKeys.list.buffer, lb = lookedKeys.list.buffer;
   const i0 = indexedKeys.start[e], i1 = indexedKeys.start[e + 1], l0 = lookedKeys.start[e], l1 = lookedKeys.start[e + 1];
@@ -119,48 +119,96 @@ export function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable
   return false;
 }
 
+/**
+ * Step 1 of `participants`, a rule at a time (validate/chunked.ts feeds it batch by batch): every
+ * rule's keys into two flat lists, counted in count-min sketches (the enabled presets index theirs
+ * too). `lengths` holds the CIDR prefix lengths of the policy (the presets' are added): a CIDR looks
+ * up the networks of those lengths only.
+ */
+export class KeyPass {
+  readonly indexedKeys: KeyTable;
+  readonly lookedKeys: KeyTable;
+  indexed: KeyCounts;
+  looked: KeyCounts;
+  /** A rule with too many keys to list its lookups (`forced`) may look up any other's: then every rule takes part. */
+  everyRule = false;
+  private readonly presetKeys: number[] = [];
+  private readonly keys: RuleKeys;
+  private next = 0;
+
+  constructor(n: number, lengths: CidrLengths, presets: EnabledPreset[], sketchSize = n * 2) {
+    const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
+    for (const c of presetConnections) addCidrLengths(lengths, c.body);
+    const keys = (this.keys = new RuleKeys(lengths));
+    for (const s of presetSources) { keys.reset(); keys.source(s.kind, s.body); this.presetKeys.push(...keys.indexed); }
+    for (const c of presetConnections) { keys.reset(); keys.connection(c.kind, c.body); this.presetKeys.push(...keys.indexed); }
+    this.indexed = new KeyCounts(sketchSize);
+    this.looked = new KeyCounts(sketchSize);
+    for (const k of this.presetKeys) this.indexed.add(k);
+    // Every rule's keys into the same two lists, one after the other.
+    keys.reset();
+    this.indexedKeys = { list: keys.indexedList, start: new Int32Array(n + 1) };
+    this.lookedKeys = { list: keys.lookedList, start: new Int32Array(n + 1) };
+  }
+
+  /** The next rule's keys; `kind` undefined for an item that is no entry (it has no key). */
+  add(source: boolean, kind: string | undefined, body: JsonObject | undefined): void {
+    const e = this.next++;
+    const keys = this.keys;
+    keys.next();
+    if (kind !== undefined && body !== undefined) {
+      if (source) keys.source(kind, body);
+      else keys.connection(kind, body);
+      if (keys.forced) this.everyRule = true;
+    }
+    const ix = keys.indexedList, lk = keys.lookedList;
+    this.indexed.addAll(ix.buffer, ix.from, ix.length);
+    this.looked.addAll(lk.buffer, lk.from, lk.length);
+    this.indexedKeys.start[e + 1] = ix.length;
+    this.lookedKeys.start[e + 1] = lk.length;
+  }
+
+  /** Whether rule `e` shares a key with another counted rule or a preset (or every rule takes part). */
+  shares(e: number): boolean {
+    return this.everyRule || interacts(e, this.indexedKeys, this.lookedKeys, this.indexed, this.looked);
+  }
+
+  /** Whether rule `e` may take part: it shares a key, or it has none. */
+  candidate(e: number): boolean {
+    const { indexedKeys, lookedKeys } = this;
+    const none = indexedKeys.start[e + 1] === indexedKeys.start[e] && lookedKeys.start[e + 1] === lookedKeys.start[e];
+    return none || this.shares(e);
+  }
+
+  /** Counts again, in fresh sketches of `sketchSize`, the keys of the rules `kept` (and the presets'). */
+  recount(kept: (e: number) => boolean, sketchSize: number): void {
+    const { indexedKeys, lookedKeys } = this;
+    this.indexed = new KeyCounts(sketchSize);
+    this.looked = new KeyCounts(sketchSize);
+    for (const k of this.presetKeys) this.indexed.add(k);
+    for (let e = 0; e + 1 < indexedKeys.start.length; e++) {
+      if (!kept(e)) continue;
+      this.indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
+      this.looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
+    }
+  }
+}
+
 function participants(sources: SourceEntry[], connections: ConnectionEntry[], presets: EnabledPreset[]): Participants {
   const n = sources.length + connections.length;
   const rawOf = (e: number): JsonObject => (e < sources.length ? sources[e].raw : connections[e - sources.length].raw);
-  const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
-  // 1. The keys of every entry, read once and counted (presets index theirs too). The prefix lengths
-  //    present first: a CIDR looks up the networks of those lengths only.
+  // 1. The keys of every entry, read once and counted; the prefix lengths present first.
   const lengths: CidrLengths = { 4: new Set(), 6: new Set() };
   for (let i = 0; i < connections.length; i++) addCidrLengths(lengths, connections[i].body);
-  for (const c of presetConnections) addCidrLengths(lengths, c.body);
-  const keys = new RuleKeys(lengths);
-  const presetKeys: number[] = [];
-  for (const s of presetSources) { keys.reset(); keys.source(s.kind, s.body); presetKeys.push(...keys.indexed); }
-  for (const c of presetConnections) { keys.reset(); keys.connection(c.kind, c.body); presetKeys.push(...keys.indexed); }
-  // Every entry's keys into the same two lists, one after the other.
-  keys.reset();
-  const indexedKeys: KeyTable = { list: keys.indexedList, start: new Int32Array(n + 1) };
-  const lookedKeys: KeyTable = { list: keys.lookedList, start: new Int32Array(n + 1) };
-  // A rule with too many keys to list its lookups (`forced`) may look up any other's: then every
-  // rule takes part, as in the full analysis (hostile policies; the index keeps that linear).
-  let everyRule = false;
-  let indexed = new KeyCounts(n * 2), looked = new KeyCounts(n * 2);
-  for (const k of presetKeys) indexed.add(k);
-  for (let e = 0; e < n; e++) {
-    keys.next();
-    if (e < sources.length) keys.source(sources[e].kind, sources[e].body);
-    else keys.connection(connections[e - sources.length].kind, connections[e - sources.length].body);
-    if (keys.forced) everyRule = true;
-    const ix = keys.indexedList, lk = keys.lookedList;
-    indexed.addAll(ix.buffer, ix.from, ix.length);
-    looked.addAll(lk.buffer, lk.from, lk.length);
-    indexedKeys.start[e + 1] = ix.length;
-    lookedKeys.start[e + 1] = lk.length;
-  }
+  const pass = new KeyPass(n, lengths, presets);
+  for (const s of sources) pass.add(true, s.kind, s.body);
+  for (const c of connections) pass.add(false, c.kind, c.body);
   // 2. Candidates: entries sharing a key with another, and entries with no key at all. Equal entries
   //    have equal keys, so every exact duplicate and its original are candidates.
   const take = new Uint8Array(n);
   const hashes = new Int32Array(n);
   const candidates: number[] = [];
-  for (let e = 0; e < n; e++) {
-    const none = indexedKeys.start[e + 1] === indexedKeys.start[e] && lookedKeys.start[e + 1] === lookedKeys.start[e];
-    if (everyRule || none || interacts(e, indexedKeys, lookedKeys, indexed, looked)) candidates.push(e);
-  }
+  for (let e = 0; e < n; e++) if (pass.candidate(e)) candidates.push(e);
   // 3. Exact duplicates among the candidates (an earlier entry of the same list with equal canonical
   //    JSON): reported, and their originals take part in duplicate detection. A duplicate never
   //    reads, indexes or looks up atoms, so its keys are not counted again.
@@ -189,17 +237,10 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   }
   firsts.clear();
   // 4. Counted again without duplicates: candidates that still share a key with another take part fully.
-  indexed = new KeyCounts(n * 2);
-  looked = new KeyCounts(n * 2);
-  for (const k of presetKeys) indexed.add(k);
-  for (const e of candidates) {
-    if (duplicate[e] === 1) continue;
-    indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
-    looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
-  }
-  for (const e of candidates) {
-    if (duplicate[e] === 0 && (everyRule || interacts(e, indexedKeys, lookedKeys, indexed, looked))) take[e] = 2;
-  }
+  const candidate = new Uint8Array(n);
+  for (const e of candidates) candidate[e] = 1;
+  pass.recount((e) => candidate[e] === 1 && duplicate[e] === 0, n * 2);
+  for (const e of candidates) if (duplicate[e] === 0 && pass.shares(e)) take[e] = 2;
   return { take, hashes };
 }
 

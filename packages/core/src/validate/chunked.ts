@@ -32,8 +32,8 @@ import { policyConnectionValidator, policySourceValidator, policyValidator } fro
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint, PER_RULE_LINT_CODES } from '../lint/index';
 import type { LintFinding } from '../lint/types';
-import { interacts, presetItems, type KeyTable } from '../lint/coverage';
-import { addCidrLengths, KeyCounts, RuleKeys, type CidrLengths } from '../lint/coverage-keys';
+import { KeyPass } from '../lint/coverage';
+import type { CidrLengths } from '../lint/coverage-keys';
 import { isObject, kindOf, type JsonObject } from '../lint/walk';
 import { enabledPresets, forgetParsedCidrs } from '../policy/rules-read';
 import { isJsoncFile, parsedText } from './document';
@@ -486,17 +486,10 @@ function duplicateKeys(src: string, scanner: Scanner, key: ListKey, batch: Batch
  * the thinned policy filters again among the candidates: a superset gives the whole policy's analysis.
  */
 class CoverageKeys {
-  private readonly keys: RuleKeys;
-  private readonly indexed: KeyCounts;
-  private readonly looked: KeyCounts;
-  private readonly indexedKeys: KeyTable;
-  private readonly lookedKeys: KeyTable;
+  private readonly pass: KeyPass;
   /** 1 for an item that is a walker entry (one recognised kind whose value is an object). */
   private readonly entry: Uint8Array;
-  private everyRule = false;
   private next = 0;
-  /** The keys the enabled presets index. */
-  private readonly presetKeys: number[] = [];
 
   constructor(ordered: List[], root: JsonObject, catalog: PresetCatalog) {
     const n = ordered.reduce((sum, l) => sum + l.length, 0);
@@ -508,42 +501,18 @@ class CoverageKeys {
         lengths[6].add(length);
       }
     }
-    const presets = enabledPresets(root, catalog);
-    const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
-    for (const c of presetConnections) addCidrLengths(lengths, c.body);
-    this.keys = new RuleKeys(lengths);
     // Sketches half the size lint's own pass takes (a sketch never counts too few): the refinement
     // of `candidates` removes what the extra collisions let through (pretty 200k rules: 8 MB less).
-    this.indexed = new KeyCounts(n);
-    this.looked = new KeyCounts(n);
-    for (const p of presetSources) { this.keys.reset(); this.keys.source(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
-    for (const p of presetConnections) { this.keys.reset(); this.keys.connection(p.kind, p.body); this.presetKeys.push(...this.keys.indexed); }
-    for (const k of this.presetKeys) this.indexed.add(k);
-    // Every item's keys into the same two lists, one after the other.
-    this.keys.reset();
-    this.indexedKeys = { list: this.keys.indexedList, start: new Int32Array(n + 1) };
-    this.lookedKeys = { list: this.keys.lookedList, start: new Int32Array(n + 1) };
+    this.pass = new KeyPass(n, lengths, enabledPresets(root, catalog), n);
     this.entry = new Uint8Array(n);
   }
 
   /** The next item (in the order of the numbering). */
   add(item: unknown, source: boolean): void {
     const e = this.next++;
-    const keys = this.keys;
-    keys.next();
     const kind = kindOf(item, source);
-    if (kind !== undefined) {
-      this.entry[e] = 1;
-      const body = (item as JsonObject)[kind] as JsonObject;
-      if (source) keys.source(kind, body);
-      else keys.connection(kind, body);
-      if (keys.forced) this.everyRule = true;
-    }
-    const ix = keys.indexedList, lk = keys.lookedList;
-    this.indexed.addAll(ix.buffer, ix.from, ix.length);
-    this.looked.addAll(lk.buffer, lk.from, lk.length);
-    this.indexedKeys.start[e + 1] = ix.length;
-    this.lookedKeys.start[e + 1] = lk.length;
+    if (kind !== undefined) this.entry[e] = 1;
+    this.pass.add(source, kind, kind === undefined ? undefined : ((item as JsonObject)[kind] as JsonObject));
   }
 
   /**
@@ -555,28 +524,18 @@ class CoverageKeys {
   candidates(): Uint8Array {
     const n = this.entry.length;
     const take = new Uint8Array(n);
-    const { indexedKeys, lookedKeys } = this;
-    let indexed = this.indexed, looked = this.looked;
     let count = 0;
     for (let e = 0; e < n; e++) if (this.entry[e] === 1) take[e] = 1, count++;
     for (let round = 0; round < 4; round++) {
       let kept = 0;
       for (let e = 0; e < n; e++) {
         if (take[e] === 0) continue;
-        const none = indexedKeys.start[e + 1] === indexedKeys.start[e] && lookedKeys.start[e + 1] === lookedKeys.start[e];
-        if (this.everyRule || none || interacts(e, indexedKeys, lookedKeys, indexed, looked)) kept++;
+        if (this.pass.candidate(e)) kept++;
         else take[e] = 0;
       }
       if (kept === count || kept === 0) break;
       count = kept;
-      indexed = new KeyCounts(count * 2);
-      looked = new KeyCounts(count * 2);
-      for (const k of this.presetKeys) indexed.add(k);
-      for (let e = 0; e < n; e++) {
-        if (take[e] === 0) continue;
-        indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
-        looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
-      }
+      this.pass.recount((e) => take[e] === 1, count * 2);
     }
     return take;
   }
