@@ -97,8 +97,8 @@ export function getFoldingRanges(doc: PolicyDocument): FoldingRange[] {
 
 export function getSelectionRanges(doc: PolicyDocument, positions: readonly Position[]): SelectionRange[] {
   return positions.map((position) => {
-    const at = nodeAt(doc, offsetOf(doc, position));
     const offset = offsetOf(doc, position);
+    const at = nodeAt(doc, offset);
     let chain: SelectionRange | undefined;
     const nodes: Node[] = [];
     for (let n: Node | undefined = at?.node; n; n = n.parent) nodes.unshift(n);
@@ -107,8 +107,15 @@ export function getSelectionRanges(doc: PolicyDocument, positions: readonly Posi
       if (chain && sameRange(chain.range, range)) continue;
       chain = { range, ...(chain ? { parent: chain } : {}) };
     }
-    return chain ?? { range: rangeOf(doc, offset, 0) };
+    // Outside every value: the empty range at the cursor, moved before a surrogate pair it splits.
+    return chain ?? { range: rangeOf(doc, outsideSurrogatePair(doc.text, offset), 0) };
   });
+}
+
+/** `offset`, or the start of the surrogate pair whose halves it falls between. */
+function outsideSurrogatePair(text: string, offset: number): number {
+  const low = text.charCodeAt(offset), high = text.charCodeAt(offset - 1);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? offset - 1 : offset;
 }
 
 /** The first line break of the text (what jsonc-parser's formatter uses), else `fallback`. */

@@ -83,6 +83,12 @@ describe('structure', () => {
     expect(chain.slice(0, 2)).toEqual(['4:24', '4:23']);
     expect(chain[chain.length - 1]).toBe('0:0');
   });
+  it('never selects between the halves of a surrogate pair (a cursor inside an emoji outside any value)', () => {
+    const emoji = parsePolicyDocument('{"default": "deny"}\n😀', { fileName: 'p.netpolicy.jsonc' });
+    const [sel] = getSelectionRanges(emoji, [{ line: 1, character: 1 }]);
+    expect(sel.range).toEqual({ start: { line: 1, character: 0 }, end: { line: 1, character: 0 } });
+    expect(sel.parent).toBeUndefined();
+  });
   it('formats with the client tab settings, the whole document or a range', () => {
     const compact = parsePolicyDocument('{"default":"deny","presets":["npm"]}', { fileName: 'p.netpolicy.json' });
     expect(applyLspEdits(compact, format(compact, undefined, { tabSize: 4, insertSpaces: true }))).toBe('{\n    "default": "deny",\n    "presets": [\n        "npm"\n    ]\n}');
