@@ -99,26 +99,6 @@ function presetItems(presets: EnabledPreset[], list: 'sources' | 'connections'):
 /** The keys of every entry, read once: one flat list, entry `e`'s from `start[e]` to `start[e + 1]`. */
 interface KeyTable { list: KeyList; start: Int32Array }
 
-/** Whether entry `e` shares a key with another counted entry or a preset (counts include its own keys, once each). */
-function interacts(e: number, indexedKeys: KeyTable, lookedKeys: KeyTable, indexed: KeyCounts, looked: KeyCounts): boolean {
-  // Plain loops over the lists' storage (this runs for every rule, mostly unoptimised: few calls).
-  const ib = indexedKeys.list.buffer, lb = lookedKeys.list.buffer;
-  const i0 = indexedKeys.start[e], i1 = indexedKeys.start[e + 1], l0 = lookedKeys.start[e], l1 = lookedKeys.start[e + 1];
-  for (let i = l0; i < l1; i++) {
-    const k = lb[i];
-    let own = 0;
-    for (let j = i0; j < i1; j++) if (ib[j] === k) { own = 1; break; }
-    if (indexed.count(k) > own) return true;
-  }
-  for (let i = i0; i < i1; i++) {
-    const k = ib[i];
-    let own = 0;
-    for (let j = l0; j < l1; j++) if (lb[j] === k) { own = 1; break; }
-    if (looked.count(k) > own) return true;
-  }
-  return false;
-}
-
 /**
  * Step 1 of `participants`, a rule at a time (validate/chunked.ts feeds it batch by batch): every
  * rule's keys into two flat lists, counted in count-min sketches (the enabled presets index theirs
@@ -135,6 +115,8 @@ export class KeyPass {
   private readonly presetKeys: number[] = [];
   private readonly keys: RuleKeys;
   private next = 0;
+  private countedIndexed = 0;
+  private countedLooked = 0;
 
   constructor(n: number, lengths: CidrLengths, presets: EnabledPreset[], sketchSize = n * 2) {
     const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
@@ -161,23 +143,57 @@ export class KeyPass {
       else keys.connection(kind, body);
       if (keys.forced) this.everyRule = true;
     }
-    const ix = keys.indexedList, lk = keys.lookedList;
-    this.indexed.addAll(ix.buffer, ix.from, ix.length);
-    this.looked.addAll(lk.buffer, lk.from, lk.length);
-    this.indexedKeys.start[e + 1] = ix.length;
-    this.lookedKeys.start[e + 1] = lk.length;
+    this.indexedKeys.start[e + 1] = keys.indexedList.length;
+    this.lookedKeys.start[e + 1] = keys.lookedList.length;
   }
 
-  /** Whether rule `e` shares a key with another counted rule or a preset (or every rule takes part). */
-  shares(e: number): boolean {
-    return this.everyRule || interacts(e, this.indexedKeys, this.lookedKeys, this.indexed, this.looked);
+  /**
+   * Counts the keys added since the last call: one long loop over each list (rather than a short
+   * one per rule, which would run unoptimised for most of a policy).
+   */
+  private count(): void {
+    const ix = this.indexedKeys.list, lk = this.lookedKeys.list;
+    if (ix.length > this.countedIndexed) { this.indexed.addAll(ix.buffer, this.countedIndexed, ix.length); this.countedIndexed = ix.length; }
+    if (lk.length > this.countedLooked) { this.looked.addAll(lk.buffer, this.countedLooked, lk.length); this.countedLooked = lk.length; }
   }
 
-  /** Whether rule `e` may take part: it shares a key, or it has none. */
-  candidate(e: number): boolean {
-    const { indexedKeys, lookedKeys } = this;
-    const none = indexedKeys.start[e + 1] === indexedKeys.start[e] && lookedKeys.start[e + 1] === lookedKeys.start[e];
-    return none || this.shares(e);
+  /**
+   * Keeps (`keep[e]` 1) each marked rule that shares a key with another counted rule or a preset, or
+   * (`keyless`) has no key at all; clears the others' marks and returns how many stay. Counts include
+   * a rule's own keys, once each. One loop over the flat lists with no call per rule: it runs over
+   * every rule, and a loop is optimised early where small calls stay slow (the whole pass runs once).
+   */
+  filter(keep: Uint8Array, keyless: boolean): number {
+    this.count();
+    const n = keep.length;
+    let kept = 0;
+    if (this.everyRule) {
+      for (let e = 0; e < n; e++) if (keep[e] !== 0) kept++;
+      return kept;
+    }
+    const ib = this.indexedKeys.list.buffer, lb = this.lookedKeys.list.buffer;
+    const is = this.indexedKeys.start, ls = this.lookedKeys.start;
+    const indexed = this.indexed, looked = this.looked;
+    for (let e = 0; e < n; e++) {
+      if (keep[e] === 0) continue;
+      const i0 = is[e], i1 = is[e + 1], l0 = ls[e], l1 = ls[e + 1];
+      let shares = keyless && i0 === i1 && l0 === l1;
+      for (let i = l0; i < l1 && !shares; i++) {
+        const k = lb[i];
+        let own = 0;
+        for (let j = i0; j < i1; j++) if (ib[j] === k) { own = 1; break; }
+        if (indexed.count(k) > own) shares = true;
+      }
+      for (let i = i0; i < i1 && !shares; i++) {
+        const k = ib[i];
+        let own = 0;
+        for (let j = l0; j < l1; j++) if (lb[j] === k) { own = 1; break; }
+        if (looked.count(k) > own) shares = true;
+      }
+      if (shares) kept++;
+      else keep[e] = 0;
+    }
+    return kept;
   }
 
   /** Counts again, in fresh sketches of `sketchSize`, the keys of the rules `kept` (and the presets'). */
@@ -191,6 +207,8 @@ export class KeyPass {
       this.indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
       this.looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
     }
+    this.countedIndexed = indexedKeys.list.length;
+    this.countedLooked = lookedKeys.list.length;
   }
 }
 
@@ -207,8 +225,10 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   //    have equal keys, so every exact duplicate and its original are candidates.
   const take = new Uint8Array(n);
   const hashes = new Int32Array(n);
+  const candidate = new Uint8Array(n).fill(1);
+  pass.filter(candidate, true);
   const candidates: number[] = [];
-  for (let e = 0; e < n; e++) if (pass.candidate(e)) candidates.push(e);
+  for (let e = 0; e < n; e++) if (candidate[e] === 1) candidates.push(e);
   // 3. Exact duplicates among the candidates (an earlier entry of the same list with equal canonical
   //    JSON): reported, and their originals take part in duplicate detection. A duplicate never
   //    reads, indexes or looks up atoms, so its keys are not counted again.
@@ -237,10 +257,10 @@ function participants(sources: SourceEntry[], connections: ConnectionEntry[], pr
   }
   firsts.clear();
   // 4. Counted again without duplicates: candidates that still share a key with another take part fully.
-  const candidate = new Uint8Array(n);
-  for (const e of candidates) candidate[e] = 1;
-  pass.recount((e) => candidate[e] === 1 && duplicate[e] === 0, n * 2);
-  for (const e of candidates) if (duplicate[e] === 0 && pass.shares(e)) take[e] = 2;
+  for (const e of candidates) if (duplicate[e] === 1) candidate[e] = 0;
+  pass.recount((e) => candidate[e] === 1, n * 2);
+  pass.filter(candidate, false);
+  for (const e of candidates) if (candidate[e] === 1) take[e] = 2;
   return { take, hashes };
 }
 

@@ -527,12 +527,7 @@ class CoverageKeys {
     let count = 0;
     for (let e = 0; e < n; e++) if (this.entry[e] === 1) take[e] = 1, count++;
     for (let round = 0; round < 4; round++) {
-      let kept = 0;
-      for (let e = 0; e < n; e++) {
-        if (take[e] === 0) continue;
-        if (this.pass.candidate(e)) kept++;
-        else take[e] = 0;
-      }
+      const kept = this.pass.filter(take, true);
       if (kept === count || kept === 0) break;
       count = kept;
       this.pass.recount((e) => take[e] === 1, count * 2);
