@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, repoRoot } from './run-cli';
+import { tierUpLater } from '../src/main';
 
 let dir: string;
 let bad: string;
@@ -44,5 +45,22 @@ describe('the CLI entry', () => {
     const r = run(bin, ['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('V8 tiering of a one-shot run', () => {
+  it('raises the interrupt budget only on the V8 it was measured on', () => {
+    expect(tierUpLater('11.3.244.8-node.38')).toBe(true);
+    expect(tierUpLater('12.4.254.21-node.33')).toBe(false);
+    expect(tierUpLater('13.6.233.10-node.20')).toBe(false);
+    expect(tierUpLater('1.3')).toBe(false);
+  });
+
+  it('leaves standard error clean (V8 reports a flag it does not know there)', () => {
+    const good = join(dir, 'good.netpolicy.json');
+    writeFileSync(good, '{"default": "deny"}');
+    const r = run(bin, ['check', good]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });
