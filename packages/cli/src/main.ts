@@ -5,7 +5,7 @@
  */
 import { EXIT, UsageError, exitWhenSettled, guardStandardStreams, internalError, type Io } from './io';
 import { realpathSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { escapeControl } from './escape';
 import type { Command } from './command';
@@ -97,7 +97,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 export function runFromCommandLine(): void {
   const io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
   const argv = process.argv.slice(2);
-  if (argv[0] !== 'serve') tierUpLater(process.versions.v8);
+  if (argv[0] !== undefined && argv[0] !== 'serve' && Object.hasOwn(commands, argv[0])) tierUpLater(process.versions.v8);
   const label = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? `netpolicy ${argv[0]}` : 'netpolicy';
   guardStandardStreams(process, () => label);
   exitWhenSettled(process, main(argv, io), label, io.env);
@@ -112,11 +112,13 @@ export function runFromCommandLine(): void {
  * (the evaluator over a large trace). Measured on Node 20 (V8 11.3), 2 cores, whole processes:
  * `check` of that policy 200 -> 170 ms, `explain` of 200,000 observations 0.80 -> 0.72 s
  * (docs/performance.md). Only the V8 it was measured on: another may lack the flag (V8 prints an
- * error for an unknown one) or tier differently. Not for `serve`, which runs for long.
+ * error for an unknown one) or tier differently. Not for `serve`, which runs for long, nor for
+ * `--version` or `--help` (node:v8 costs a few modules to load).
  */
 export function tierUpLater(v8Version: string): boolean {
   if (!v8Version.startsWith('11.')) return false;
-  setFlagsFromString('--interrupt-budget=270336');
+  const v8 = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
+  v8.setFlagsFromString('--interrupt-budget=270336');
   return true;
 }
 
