@@ -51,14 +51,11 @@ async function generateValidators() {
   if (!checkCatalog(schema('presets.json'))) throw new Error(`schemas/presets.json: ${ajv.errorsText(checkCatalog.errors)}`);
   const ids = Object.keys(ajv.schemas).filter((k) => !k.startsWith('http') && k !== 'policy-as-written');
   const exportsMap = Object.fromEntries(ids.map((id) => [camel(id), id]));
-  // One item of a policy's `sources` / `connections`, inlined as in the policy (validate/chunked.ts checks a large policy item by item).
-  exportsMap.policySourceValidator = 'policy#/properties/sources/items';
-  exportsMap.policyConnectionValidator = 'policy#/properties/connections/items';
   // One module per group of validators, and validators.js re-exporting them all: a bundle holds
   // only the modules whose validators it uses (`check` loads the policy's, not the trace's or the
   // policy tests'), where one module of every validator made each command compile all of them.
   const groups = {
-    policy: ['policyValidator', 'policySourceValidator', 'policyConnectionValidator'],
+    policy: ['policyValidator'],
     config: ['netpolicyConfigValidator'],
     presets: ['presetsValidator'],
     'policy-tests': ['policyTestsValidator'],

@@ -11,4 +11,4 @@ export * from './trace/index';
 export * from './eval/index';
 export { policySchema } from './generated/data';
 /** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
-export { policyValidator, policySourceValidator, policyConnectionValidator } from './generated/validators-policy';
+export { policyValidator } from './generated/validators-policy';

@@ -4,10 +4,11 @@
  * every rule (issue 10 item 8). V8 objects of a million small rules take about four times the text
  * they come from, so a policy parsed whole needs six times its size before any check runs.
  *
- * The schema allows it: `sources` and `connections` have only `items` constraints, and the
- * validators run with `allErrors`, so the whole document's errors are those of its skeleton (the
- * top level with both arrays empty) and those of each item against `$defs/source` or
- * `$defs/connection` (precompiled, exported by esbuild.mjs), at the item's real pointer.
+ * The schema allows it: `sources` and `connections` have only `items` constraints, nothing is
+ * required at the top level, and the validator runs with `allErrors`, so the whole document's
+ * errors are those of its skeleton (the top level with both arrays empty) and those of each item,
+ * found by the same policy validator on a policy of the batch's items alone (`{ "sources": [...] }`)
+ * and moved to the items' real pointers.
  *
  * 1. One scan of the text finds the top-level members and the items of both arrays (string-aware),
  *    grouped in batches; the skeleton (the text with both arrays' insides cut out) is parsed whole.
@@ -28,7 +29,7 @@
  * construction. Pure (no file access): the CLI uses it for large files.
  */
 import type { ErrorObject } from 'ajv';
-import { policyConnectionValidator, policySourceValidator, policyValidator } from '../generated/validators-policy';
+import { policyValidator } from '../generated/validators-policy';
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import { lint, PER_RULE_LINT_CODES } from '../lint/index';
 import type { LintFinding } from '../lint/types';
@@ -276,7 +277,18 @@ function shiftPointer(pointer: string, key: ListKey, base: number): string {
   return `${prefix}${base + Number(pointer.slice(prefix.length, end))}${pointer.slice(end)}`;
 }
 
-type ItemValidator = ((data: unknown, context: { instancePath: string }) => boolean) & { errors?: ErrorObject[] | null };
+/**
+ * The errors of a policy of one batch's items alone, at the items' real pointers. Each is inside
+ * an item (`/<key>/<index in the batch>/...`): anything else means the schema has changed under
+ * this file's assumption (see the top), and the whole document is checked instead.
+ */
+function itemErrors(errors: readonly ErrorObject[], key: ListKey, base: number): ErrorObject[] {
+  const prefix = `/${key}/`;
+  return errors.map((e) => {
+    if (!e.instancePath.startsWith(prefix) || e.instancePath.length === prefix.length) unsuitable();
+    return base === 0 ? e : { ...e, instancePath: shiftPointer(e.instancePath, key, base) };
+  });
+}
 
 /** Diagnostics of `validate(text, options)`, computed batch by batch when the text allows it (see the top of this file). */
 export function validateChunked(text: string, options: ChunkedOptions = {}): ChunkedResult {
@@ -329,14 +341,10 @@ function checkInBatches(text: string, options: ChunkedOptions): Diagnostic[] {
 
   // Step 2: each batch once: duplicate keys, schema, per-rule lint, CIDR lengths.
   for (const list of ordered) {
-    const validator = (list.key === 'sources' ? policySourceValidator : policyConnectionValidator) as unknown as ItemValidator;
     for (const batch of list.batches) {
       const items = parseBatch(src, batch);
       if (countMembers(items) !== batch.members) syntax.push(...duplicateKeys(src, scanner, list.key, batch, items, jsonc));
-      let errors: ErrorObject[] | undefined;
-      for (let j = 0; j < items.length; j++) {
-        if (!validator(items[j], { instancePath: `/${list.key}/${batch.base + j}` })) (errors ??= []).push(...(validator.errors ?? []));
-      }
+      const errors = policyValidator({ [list.key]: items }) ? undefined : itemErrors(policyValidator.errors ?? [], list.key, batch.base);
       // Findings inside the batch's items are placed in the batch's text (`[` + items + `]`, pointers
       // from the item's index in the batch): a million findings need no trie of a million pointers.
       const inBatch = new BatchFindings(list.key, batch.base);
