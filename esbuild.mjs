@@ -6,6 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
 import { builtinModules } from 'node:module';
+import { resolve as resolvePath } from 'node:path';
 
 const root = new URL('.', import.meta.url).pathname;
 const generated = `${root}packages/core/src/generated/`;
@@ -235,29 +236,57 @@ const builtinsByRequire = {
 };
 
 /**
- * The CLI, self-contained (built from the sources of every package), split into an entry
- * (dist/netpolicy.js: argument dispatch) and chunks (dist/chunks/) that each command's dynamic
- * `import()` loads: `check` never compiles the code of explain, fetch or serve, nor loads the
- * built-in modules only they use (node:http, node:crypto). Chunks of earlier builds that this
- * build no longer writes are removed.
+ * The CLI, self-contained (built from the sources of every package), as CommonJS: an entry
+ * (dist/netpolicy.js: argument dispatch, io) and one bundle per command (dist/commands/NAME.js)
+ * that the entry `require`s when that command runs. `check` never compiles the code of explain,
+ * fetch or serve, nor loads the built-in modules only they use (node:http, node:crypto). CommonJS,
+ * not ES modules: Node's ES module loader (its start, resolution, linking of a graph of chunks)
+ * cost a one-shot command about 10 ms more (docs/performance.md). A command's bundle holds the
+ * code it uses, shared or not (no chunks to resolve). dist/package.json makes `.js` there
+ * CommonJS, as bin/package.json does for the bin; files of earlier builds that this build does
+ * not write are removed.
  */
 async function cliBundle() {
   const outdir = `${root}packages/cli/dist`;
-  const result = await build({
+  const commandsDir = `${root}packages/cli/src/commands`;
+  const names = readdirSync(commandsDir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const cjs = {
     ...common,
-    entryPoints: { netpolicy: `${root}packages/cli/src/main.ts` },
-    outdir,
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    ...nodeSelfContained,
+    format: 'cjs',
+    platform: 'node',
+    alias: workspaceSources,
     sourcemap: false,
     metafile: true,
-    plugins: [workspaceWithoutSideEffects, builtinsByRequire],
-  });
-  const written = new Set(Object.keys(result.metafile.outputs).map((o) => o.slice(o.lastIndexOf('/') + 1)));
-  let old = [];
-  try { old = readdirSync(`${outdir}/chunks`); } catch {}
-  for (const name of old) if (!written.has(name)) rmSync(`${outdir}/chunks/${name}`, { force: true });
+    // `import.meta.url` of the bundle file, as the sources (ES modules) mean it.
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  };
+  // The entry: `import('./commands/NAME')` becomes `require('./commands/NAME.js')` of that bundle.
+  const commandsOutside = {
+    name: 'commands-outside',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/commands\/[a-z-]+$/ }, (args) => ({ path: `${args.path}.js`, external: true }));
+    },
+  };
+  const results = await Promise.all([
+    build({ ...cjs, entryPoints: { netpolicy: `${root}packages/cli/src/main.ts` }, outdir, supported: { 'dynamic-import': false }, plugins: [workspaceWithoutSideEffects, commandsOutside] }),
+    build({ ...cjs, entryPoints: Object.fromEntries(names.map((n) => [`commands/${n}`, `${commandsDir}/${n}.ts`])), outdir, plugins: [workspaceWithoutSideEffects] }),
+  ]);
+  writeGenerated(`${outdir}/package.json`, '{ "type": "commonjs" }\n');
+  const written = new Set(results.flatMap((r) => Object.keys(r.metafile.outputs)).map((o) => resolvePath(o)));
+  written.add(resolvePath(`${outdir}/package.json`));
+  const keep = new Set(['types', 'tsconfig.tsbuildinfo']);
+  const sweep = (dir) => {
+    let entries = [];
+    try { entries = readdirSync(dir, { withFileTypes: true }); } catch {}
+    for (const e of entries) {
+      const path = `${dir}/${e.name}`;
+      if (dir === outdir && keep.has(e.name)) continue;
+      if (e.isDirectory()) { sweep(path); if (readdirSync(path).length === 0) rmSync(path, { recursive: true, force: true }); }
+      else if (!written.has(resolvePath(path))) rmSync(path, { force: true });
+    }
+  };
+  sweep(outdir);
 }
 
 /**

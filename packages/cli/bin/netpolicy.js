@@ -1,4 +1,3 @@
 #!/usr/bin/env node
-import { runFromCommandLine } from '../dist/netpolicy.js';
-
-runFromCommandLine();
+// CommonJS (bin/package.json), like the bundle it runs: a command starts without Node's ES module loader.
+require('../dist/netpolicy.js').runFromCommandLine();

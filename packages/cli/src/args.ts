@@ -5,8 +5,8 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { closeMatches } from '@netpolicy/core';
 import { UsageError } from './io';
+import { didYouMean } from './names';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -168,20 +168,6 @@ function fileId(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The nearest name a typo could have meant (`--stirct` -> `--strict`), by edit distance with
- * transpositions, within a third of the typed length: core's `closeMatches`, which names the
- * nearest policy keys and presets too.
- */
-export function nearestName(typed: string, names: readonly string[]): string | undefined {
-  return closeMatches(typed, names)[0];
-}
-
-export function didYouMean(typed: string, names: readonly string[]): string {
-  const near = nearestName(typed, names);
-  return near ? `. Did you mean \`${near}\`?` : '';
 }
 
 function parseErrorMessage(error: Error & { code?: string }, spec: CommandSpec): string {

@@ -28,8 +28,20 @@ export interface Io {
   cwd: string;
 }
 
-/** A problem with how the command was called or with its input files: exit 2, message on stderr. */
+const USAGE_ERROR = Symbol.for('netpolicy.UsageError');
+
+/**
+ * A problem with how the command was called or with its input files: exit 2, message on stderr.
+ * The entry and each command's bundle hold their own copy of this class (esbuild.mjs), so
+ * `instanceof` goes by a brand that every copy gives its instances, not by the class itself.
+ */
 export class UsageError extends Error {
+  readonly [USAGE_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [USAGE_ERROR]?: unknown })[USAGE_ERROR] === true;
+  }
+
   /**
    * `details` are printed one per line under the message (each escaped on its own: a message
    * and its details never carry line breaks of their own, whatever the input held).

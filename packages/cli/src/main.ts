@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { escapeControl } from './escape';
+import { didYouMean } from './names';
 import type { Command } from './command';
 
 const commands: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
@@ -59,8 +60,6 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (!entry) {
     const names = Object.keys(commands);
     const option = name.startsWith('-');
-    // The argument grammar (and the core it uses for near names) is loaded only here and by commands.
-    const { didYouMean } = await import('./args');
     const near = didYouMean(name, option ? ['--help', '--version'] : [...names, 'help']);
     io.stderr.write(`netpolicy: unknown ${option ? 'option' : 'command'} \`${escapeControl(name)}\`${near || '.'} Commands: ${names.join(', ')}.\n`);
     return EXIT.usage;
