@@ -104,13 +104,13 @@ export function runFromCommandLine(): void {
 
 /**
  * V8 compiles a function with its optimising compiler (TurboFan) once the function has run an
- * "interrupt budget" of bytecode. A command runs once and briefly: of the ~50 functions V8 would
- * optimise while `check` reads a 10,000-rule policy, most finish their work before their optimised
- * code arrives, and the compilations run on threads that take the second core of a 2-core CI runner
- * from the main thread. Four times V8's budget leaves optimisation to the functions that stay hot
- * (the evaluator over a large trace). Measured on Node 20 (V8 11.3), 2 cores, whole processes:
- * `check` of that policy 200 -> 170 ms, `explain` of 200,000 observations 0.80 -> 0.72 s
- * (docs/performance.md). Only the V8 it was measured on: another may lack the flag (V8 prints an
+ * "interrupt budget" of bytecode. A command runs once and briefly: of the ~55 functions V8
+ * optimised while `check` read a 10,000-rule policy, most had finished their work before their
+ * optimised code arrived, and the compilations ran on threads that took the second core of a
+ * 2-core CI runner from the main thread. Four times V8's budget (~25 functions optimised) leaves
+ * optimisation to the functions that stay hot (the evaluator over a large trace). Measured on
+ * Node 20 (V8 11.3), 2 cores, whole processes: `check` of that policy 200 -> 170 ms; `explain` of
+ * 200,000 observations within 1% (docs/performance.md). Only the V8 it was measured on: another may lack the flag (V8 prints an
  * error for an unknown one) or tier differently. Not for `serve`, which runs for long, nor for
  * `--version` or `--help` (node:v8 costs a few modules to load).
  */
