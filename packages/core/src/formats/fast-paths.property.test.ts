@@ -27,6 +27,52 @@ describe('IPv4 fast path of ip-or-prefix', () => {
   });
 });
 
+/** Texts near the IPv6 grammar: groups of hex digits in either case, `:` and `::` anywhere, prefixes, noise. */
+const hexGroup = fc.string({ unit: fc.constantFrom('0', '1', '9', 'a', 'f', 'F', 'D'), maxLength: 5 });
+const ipv6Text = fc.oneof(
+  fc.string({ unit: fc.constantFrom('0', '1', 'a', 'F', ':', ':', ':', '/', '.', '%', ' ', 'g', '8'), maxLength: 46 }),
+  fc.tuple(
+    fc.array(hexGroup, { maxLength: 9 }),
+    fc.array(fc.nat({ max: 9 }), { maxLength: 2 }),
+    fc.option(fc.oneof(fc.integer({ min: 0, max: 140 }).map(String), fc.constantFrom('', '00', '064', '0', '128', '129', '1000'))),
+    fc.option(fc.constantFrom('1.2.3.4', '255.255.255.255', '1.2.3', '%eth0')),
+  ).map(([groups, gaps, prefix, tail]) => {
+    let parts = groups.slice();
+    for (const at of gaps) parts = [...parts.slice(0, at), '', ...parts.slice(at)];
+    let text = parts.join(':');
+    if (tail !== null) text += tail.startsWith('%') ? tail : `:${tail}`;
+    return prefix === null ? text : `${text}/${prefix}`;
+  }),
+  // Mostly valid: eight groups, or up to seven around one `::`, of one to four digits (now and then
+  // none or five), with a prefix now and then (the forms the fast path takes).
+  fc.tuple(
+    fc.array(fc.oneof({ weight: 12, arbitrary: fc.string({ unit: fc.constantFrom('0', '7', 'a', 'b', 'E', 'f'), minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom('', '12345') }), { minLength: 0, maxLength: 8 }),
+    fc.nat({ max: 8 }),
+    fc.boolean(),
+    fc.option(fc.integer({ min: 0, max: 130 })),
+  ).map(([groups, at, gap, prefix]) => {
+    const text = gap || groups.length !== 8
+      ? `${groups.slice(0, Math.min(at, groups.length)).join(':')}::${groups.slice(Math.min(at, groups.length)).join(':')}`
+      : groups.join(':');
+    return prefix === null ? text : `${text}/${prefix}`;
+  }),
+  fc.constantFrom('::', '::/0', '::1', '1::', '1::/64', ':::', ':1::', '1:::2', '::1::', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7::', '::2:3:4:5:6:7:8',
+    '1:2:3:4::5:6:7:8', '1:2:3:4:5:6:7', 'fd00::/8', 'FD00:0:0:0:0:0:0:1/128', '2001:db8::/032', '2001:db8::/', '2001:db8:/32', '12345::', '::ffff:1.2.3.4', 'fe80::1%eth0'),
+);
+
+describe('IPv6 fast path of ip-or-prefix', () => {
+  it('gives the same problem (or none) as the full checks, for both formats', () => {
+    fc.assert(fc.property(ipv6Text, fc.boolean(), (text, v4) => {
+      expect(ipOrPrefixProblem(text, v4)).toBe(ipOrPrefixProblemSlow(text, v4));
+    }), { numRuns: 4000 });
+  });
+  it('parses to the same bytes, prefix and version as ipaddr.js', () => {
+    fc.assert(fc.property(ipv6Text, (text) => {
+      expect(parseCidr(text)).toEqual(parseCidrSlow(text));
+    }), { numRuns: 4000 });
+  });
+});
+
 describe('label scan of unmatchable-host-pattern', () => {
   const hostText = fc.oneof(
     fc.string({ unit: fc.constantFrom('a', 'b', '-', '.', '.', '*', '1'), maxLength: 30 }),

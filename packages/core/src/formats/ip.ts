@@ -79,7 +79,74 @@ function looksLikeIpv6(address: string): boolean {
  */
 export function ipOrPrefixProblem(text: string, ipv4Only = false): string | undefined {
   if (plainIpv4(text) !== undefined) return undefined;
+  if (!ipv4Only && plainIpv6(text)) return undefined;
   return ipOrPrefixProblemSlow(text, ipv4Only);
+}
+
+/**
+ * The common IPv6 forms without ipaddr.js: groups of one to four hex digits (either case) separated
+ * by `:`, eight of them or fewer around one `::`, optionally `/n` (0 to 128, no leading zero). Fills
+ * `plainV6Bytes` and sets `plainPrefix` (-1 without `/`); false for anything else (an embedded IPv4
+ * part, a zone, a malformed text), which the full checks then judge and explain. Whatever it
+ * accepts, the full checks accept with the same bytes (fast-paths.property.test.ts).
+ */
+const plainV6Bytes: number[] = new Array(16).fill(0);
+const plainV6Groups: number[] = new Array(8).fill(0);
+function plainIpv6(text: string): boolean {
+  const n = text.length;
+  if (n < 2 || n > 44) return false; // 8 groups of 4 and 7 colons (39), then `/128`
+  let groups = 0, gap = -1, value = 0, digits = 0, i = 0;
+  if (text.charCodeAt(0) === 58) {
+    // A leading `::` (a single leading `:` is malformed).
+    if (text.charCodeAt(1) !== 58) return false;
+    gap = 0;
+    i = 2;
+  }
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (d >= 0) {
+      if (++digits > 4) return false;
+      value = value * 16 + d;
+      continue;
+    }
+    if (c !== 58) break; // the end of the address (a `/`, or a character the full checks explain)
+    if (digits === 0 || groups === 8) return false; // `:::`, `:` after `::`, or a ninth group
+    plainV6Groups[groups++] = value;
+    value = 0;
+    digits = 0;
+    if (text.charCodeAt(i + 1) === 58) {
+      if (gap >= 0) return false; // a second `::`
+      gap = groups;
+      i++;
+    }
+  }
+  if (digits > 0) {
+    if (groups === 8) return false;
+    plainV6Groups[groups++] = value;
+  } else if (gap !== groups) return false; // ends in a single `:`, or is empty
+  // Eight groups, or fewer around a `::` that stands for at least one.
+  if (gap < 0 ? groups !== 8 : groups > 7) return false;
+  if (i === n) plainPrefix = -1;
+  else {
+    if (text.charCodeAt(i) !== 47 || i + 1 === n || n - i > 4) return false;
+    let prefix = 0;
+    for (let k = i + 1; k < n; k++) {
+      const c = text.charCodeAt(k);
+      if (c < 48 || c > 57) return false;
+      prefix = prefix * 10 + (c - 48);
+    }
+    if ((n - i > 2 && text.charCodeAt(i + 1) === 48) || prefix > 128) return false; // leading zero, over 128
+    plainPrefix = prefix;
+  }
+  // The groups before the gap, zeros for the gap, the groups after it.
+  const after = gap < 0 ? 8 : 8 - (groups - gap);
+  for (let g = 0, k = 0; g < 8; g++) {
+    const v = gap < 0 || g < gap || g >= after ? plainV6Groups[k++] : 0;
+    plainV6Bytes[2 * g] = v >> 8;
+    plainV6Bytes[2 * g + 1] = v & 255;
+  }
+  return true;
 }
 
 /**
@@ -170,6 +237,10 @@ export function parseCidr(text: string): ParsedCidr | undefined {
   if (packed !== undefined) {
     const prefix = plainPrefix;
     return { version: 4, bytes: [packed >>> 24, (packed >>> 16) & 255, (packed >>> 8) & 255, packed & 255], prefix: prefix < 0 ? 32 : prefix, explicitPrefix: prefix >= 0 };
+  }
+  if (plainIpv6(text)) {
+    const prefix = plainPrefix;
+    return { version: 6, bytes: plainV6Bytes.slice(), prefix: prefix < 0 ? 128 : prefix, explicitPrefix: prefix >= 0 };
   }
   return parseCidrSlow(text);
 }
