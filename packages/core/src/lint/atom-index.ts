@@ -96,7 +96,10 @@ const NO_LISTS: never[][] = [];
  */
 const httpCovers = (a: HttpAtom, b: HttpAtom): boolean => b.purl === undefined || (a.kind === 'apt' && a.purl === b.purl);
 const anyCovers = (): boolean => true;
-const ociCovers = (a: OciAtom, b: OciAtom): boolean => [...b.ops].every((o) => a.ops.has(o)) && patternsCover(a.patterns, b.patterns);
+const ociCovers = (a: OciAtom, b: OciAtom): boolean => {
+  for (const o of b.ops) if (!a.ops.has(o)) return false;
+  return patternsCover(a.patterns, b.patterns);
+};
 /** The repository path is what follows the base URL: only an equal base (or any repository) compares. */
 const gitCovers = (a: GitHttpsAtom, b: GitHttpsAtom, exact: boolean): boolean => a.patterns === undefined || (exact && patternsCover(a.patterns, b.patterns));
 

@@ -124,9 +124,12 @@ const preparedLists = new WeakMap<readonly string[], RepoPattern[]>();
 function preparedList(texts: readonly string[]): RepoPattern[] {
   let list = preparedLists.get(texts);
   // The list may be the policy's own array: re-prepared if it changed since (a caller mutated it).
-  if (list === undefined || list.length !== texts.length || list.some((p, i) => p.text !== texts[i])) {
-    preparedLists.set(texts, (list = texts.map(prepare)));
+  if (list !== undefined && list.length === texts.length) {
+    let same = true;
+    for (let i = 0; i < list.length && same; i++) same = list[i].text === texts[i];
+    if (same) return list;
   }
+  preparedLists.set(texts, (list = texts.map(prepare)));
   return list;
 }
 
@@ -147,7 +150,14 @@ export function patternsCover(a: Repos, b: Repos): boolean {
   if (a === undefined) return true;
   if (b === undefined) return false;
   const covering = preparedList(a);
-  return preparedList(b).every((p) => covering.some((q) => repositoryPatternCovers(q, p)));
+  const covered = preparedList(b);
+  // Loops, not every/some with closures: a bucket of one origin compares up to 32 earlier sources.
+  for (let i = 0; i < covered.length; i++) {
+    let found = false;
+    for (let j = 0; j < covering.length && !found; j++) found = repositoryPatternCovers(covering[j], covered[i]);
+    if (!found) return false;
+  }
+  return true;
 }
 
 /** Host pattern `a` matches every host `b` matches (both lower case). */
