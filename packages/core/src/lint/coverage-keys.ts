@@ -205,13 +205,58 @@ export class RuleKeys {
     this.lookedList.push(k);
   }
 
-  /** A URL host: indexed and looked up as itself. */
+  /**
+   * The URL of an HTTP-kind source. Its host is indexed as itself (a `tls` rule naming it looks it
+   * up); it covers the URLs of its origin under its path (atom-index.ts), so it is indexed by host
+   * and path, and looks up its host with every path that covers its own (`coveringPaths`).
+   */
   url(text: unknown): void {
-    if (typeof text !== 'string') return;
-    const k = urlHostKey(text);
-    if (k === undefined) return;
-    this.index(k);
-    this.look(k);
+    const host = this.urlHost(text);
+    if (host === undefined) return;
+    this.index(host);
+    this.index(repositoryKey(host, PATH_TAG, pathHash(this.pathText, this.pathFrom, this.pathTo)));
+    this.lookCoveringPaths(host);
+  }
+
+  /** Of the last `urlHost`: the text holding its URL's path, from `pathFrom` to `pathTo`, as `parseUrl` reads it. */
+  private pathText = '/';
+  private pathFrom = 0;
+  private pathTo = 1;
+
+  /** The key of a URL's host (`urlHostKey`), its path left in `pathText`; undefined when `parseUrl` reads no host. */
+  private urlHost(text: unknown): number | undefined {
+    if (typeof text !== 'string') return undefined;
+    const end = plainUrlHostEnd(text);
+    if (end >= 0) {
+      // parseUrl's path: from the host's end to a `?` or `#`, or `/` when none follows the host.
+      if (end === text.length || text.charCodeAt(end) !== 47) { this.pathText = '/'; this.pathFrom = 0; this.pathTo = 1; }
+      else {
+        let to = text.indexOf('?', end);
+        const fragment = text.indexOf('#', end);
+        if (to < 0 || (fragment >= 0 && fragment < to)) to = fragment;
+        this.pathText = text; this.pathFrom = end; this.pathTo = to < 0 ? text.length : to;
+      }
+      return key(suffixHash(text, plainUrlHostStart(text), end, 0));
+    }
+    const url = parseUrl(text);
+    if (url === undefined) return undefined;
+    this.pathText = url.path; this.pathFrom = 0; this.pathTo = url.path.length;
+    return hostKey(url.host);
+  }
+
+  /** Looks up `host` with each path of `coveringPaths` (atom-index.ts) of the last URL's path, hashed in one pass. */
+  private lookCoveringPaths(host: number): void {
+    const text = this.pathText, from = this.pathFrom, to = this.pathTo;
+    let h = PATH_SEED;
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 47) {
+        if (i > from) this.look(repositoryKey(host, PATH_TAG, mix(h) | 0)); // the path before this `/`
+        h = (Math.imul(h, HASH_BASE) + c) | 0;
+        if (i + 1 < to) this.look(repositoryKey(host, PATH_TAG, mix(h) | 0)); // and through it
+      } else h = (Math.imul(h, HASH_BASE) + c) | 0;
+    }
+    this.look(repositoryKey(host, PATH_TAG, mix(h) | 0));
   }
 
   /**
@@ -241,7 +286,10 @@ export class RuleKeys {
 
   /** The keys of a source (a superset of those of its atoms: every URL and ssh host it names). */
   source(kind: string, body: JsonObject): void {
-    if (URL_KINDS.has(kind)) {
+    if (kind === 'oci') {
+      const urls = body.urls;
+      if (Array.isArray(urls)) this.repositoryUrls(urls, false, OCI_TAG, body.repositoryPatterns);
+    } else if (URL_KINDS.has(kind)) {
       const urls = body.urls;
       if (Array.isArray(urls)) for (let i = 0; i < urls.length; i++) this.url(urls[i]);
     } else if (kind === 'cargo') {
@@ -249,8 +297,52 @@ export class RuleKeys {
       this.url(body.downloadUrl);
     } else if (kind === 'git') {
       const https = body.https, ssh = body.ssh;
-      if (Array.isArray(https)) for (let i = 0; i < https.length; i++) if (isObject(https[i])) this.url((https[i] as JsonObject).baseUrl);
+      if (Array.isArray(https)) this.repositoryUrls(https, true, GIT_TAG, body.repositoryPatterns);
       if (Array.isArray(ssh)) for (let i = 0; i < ssh.length; i++) if (isObject(ssh[i])) this.pattern((ssh[i] as JsonObject).host);
+    }
+  }
+
+  /**
+   * The URLs of an oci or git source. Each host is indexed as itself (a `tls` rule naming it looks
+   * it up). Such a URL is covered only by an HTTP-kind source of the same origin whose path covers
+   * its own (every request under that URL: looked up as `url` indexes it), or by one of its own
+   * kind whose repository patterns cover its own (lint/atom-index.ts), and a pattern whose first
+   * segment is literal covers only patterns
+   * with that first segment: so the rule is keyed by host and the first segment of each pattern
+   * (`*` for one with a wildcard there, or for no patterns: any repository), and looks up its host
+   * with `*` and with its first pattern's segment. Sources of one registry host whose patterns start
+   * differently then share no key. Patterns that are not all ASCII strings, or none (`[]`, which
+   * every pattern list covers), fall back to the host itself, looked up too.
+   */
+  private repositoryUrls(list: unknown[], baseUrls: boolean, tag: number, patterns: unknown): void {
+    let segments: number[] | undefined;
+    let first: number | undefined;
+    if (patterns === undefined) segments = ANY_REPOSITORY;
+    else if (Array.isArray(patterns) && patterns.length > 0) {
+      segments = [];
+      for (let i = 0; i < patterns.length; i++) {
+        const segment = typeof patterns[i] === 'string' ? firstSegmentHash(patterns[i] as string) : undefined;
+        if (segment === undefined) { segments = undefined; break; }
+        if (!segments.includes(segment)) segments.push(segment);
+        if (i === 0) first = segment;
+      }
+    }
+    for (let i = 0; i < list.length; i++) {
+      let text: unknown = list[i];
+      if (baseUrls) text = isObject(text) ? (text as JsonObject).baseUrl : undefined;
+      if (typeof text !== 'string') continue;
+      const host = this.urlHost(text);
+      if (host === undefined) continue;
+      this.index(host);
+      if (segments === undefined) {
+        this.index(repositoryKey(host, tag, STAR_SEGMENT));
+        this.look(host);
+        continue;
+      }
+      for (let j = 0; j < segments.length; j++) this.index(repositoryKey(host, tag, segments[j]));
+      this.lookCoveringPaths(host);
+      this.look(repositoryKey(host, tag, STAR_SEGMENT));
+      if (first !== undefined && first !== STAR_SEGMENT) this.look(repositoryKey(host, tag, first));
     }
   }
 
@@ -281,6 +373,43 @@ export class RuleKeys {
 }
 
 const plain: PlainIpv4 = { address: 0, prefix: 0 };
+
+/** A URL's host and path, as the HTTP-kind sources that may cover it are indexed. */
+const PATH_TAG = 0x1a2b3c4d;
+const PATH_SEED = 0x3c6ef372;
+
+/** The hash of a path (case-sensitive, as paths compare), as `lookCoveringPaths` hashes each covering path. */
+function pathHash(text: string, from: number, to: number): number {
+  let h = PATH_SEED;
+  for (let i = from; i < to; i++) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(i)) | 0;
+  return mix(h) | 0;
+}
+const OCI_TAG = 0x2b3c4d5e;
+const GIT_TAG = 0x6f7a8b9c;
+/** The first segment of a pattern with a wildcard there, or of no pattern (any repository). */
+const STAR_SEGMENT = 42;
+const ANY_REPOSITORY = [STAR_SEGMENT];
+
+/** A key of a host (`urlHostKey`), a source shape and the hash of a pattern's first segment. */
+function repositoryKey(host: number, tag: number, segment: number): number {
+  return key((Math.imul(host ^ tag, HASH_BASE) + segment) | 0);
+}
+
+/**
+ * The hash of the first segment of a repository pattern (ASCII case-folded, as patterns compare
+ * case-insensitively); STAR_SEGMENT when it holds a `*` (or is empty); undefined for text beyond
+ * ASCII, whose lower case readers may take differently (the rule then falls back to its host).
+ */
+function firstSegmentHash(pattern: string): number | undefined {
+  if (beyondAscii(pattern)) return undefined;
+  let end = pattern.indexOf('/');
+  if (end < 0) end = pattern.length;
+  const star = pattern.indexOf('*');
+  if (end === 0 || (star >= 0 && star < end)) return STAR_SEGMENT;
+  // Never STAR_SEGMENT itself (a literal segment hashing to it takes the next value).
+  const h = key(suffixHash(pattern, 0, end, 0x1234567));
+  return h === STAR_SEGMENT ? STAR_SEGMENT + 1 : h;
+}
 
 /**
  * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none): a plain host

@@ -24,18 +24,20 @@ const urlPath = fc.constantFrom('', '/simple', '/simple/', '/simple/x', '/v2', '
 const urlText = fc.tuple(fc.constantFrom('http', 'https', 'https'), hostName, fc.option(fc.constantFrom(443, 8080), { nil: undefined }), urlPath)
   .map(([s, h, p, pa]) => `${s}://${h}${p ? `:${p}` : ''}${pa}`);
 const cidr = fc.constantFrom('10.0.0.0/8', '10.1.0.0/16', '10.1.2.0/24', '10.1.2.3/32', '10.1.2.3', '192.168.0.0/16', '192.168.1.0/24');
-const repoPattern = fc.constantFrom('org/*', 'org/repo', '**', 'other/**', 'org/**');
+const repoPattern = fc.constantFrom('org/*', 'org/repo', '**', 'other/**', 'org/**', 'ORG/Repo', 'Org/*', '*/repo', 'org/repo.git', 'org.git', 'org', 'org.git/**', 'kit/*', '\u212Ait/x', 'o*/repo');
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const uniq = <T>(arb: fc.Arbitrary<T>, max = 3) => fc.uniqueArray(arb, { minLength: 1, maxLength: max });
+/** Patterns of a repository source: mostly some, now and then none (`[]`, which every list covers). */
+const repoPatterns = fc.oneof({ weight: 6, arbitrary: uniq(repoPattern) }, { weight: 1, arbitrary: fc.constant([] as string[]) });
 
 const source: fc.Arbitrary<Source> = fc.oneof(
   fc.record({ pypi: fc.record({ urls: uniq(urlText) }) }),
   fc.record({ npm: fc.record({ urls: uniq(urlText) }) }),
   fc.record({ apt: fc.record({ urls: uniq(urlText), purlNamespace: opt(fc.constantFrom('debian', 'acme')) }, { requiredKeys: ['urls'] }) }),
   fc.record({ cargo: fc.record({ indexUrl: urlText, downloadUrl: urlText }) }),
-  fc.record({ oci: fc.record({ urls: uniq(urlText), repositoryPatterns: opt(uniq(repoPattern)), operations: uniq(fc.constantFrom('pull', 'push', 'delete')) }, { requiredKeys: ['urls', 'operations'] }) }),
+  fc.record({ oci: fc.record({ urls: uniq(urlText), repositoryPatterns: opt(repoPatterns), operations: uniq(fc.constantFrom('pull', 'push', 'delete')) }, { requiredKeys: ['urls', 'operations'] }) }),
   fc.record({ git: fc.record({
-    repositoryPatterns: opt(uniq(repoPattern)),
+    repositoryPatterns: opt(repoPatterns),
     https: opt(uniq(urlText.map((baseUrl) => ({ baseUrl })), 2)),
     ssh: opt(uniq(fc.record({ host: hostPattern, port, user: opt(fc.constantFrom('git', 'bot')) }, { requiredKeys: ['host', 'port'] }), 2)),
   }, { requiredKeys: [] }).filter((g) => g.https !== undefined || g.ssh !== undefined) }),
