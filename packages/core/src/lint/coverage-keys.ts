@@ -264,31 +264,47 @@ export class RuleKeys {
    * (`coveringHostKeys`). Text beyond ASCII gives the keys of both its forms (as written, and
    * `toLowerCase`d), so that every reader's lower case is among them.
    */
-  pattern(text: unknown): void {
+  pattern(text: unknown, repository?: RepositoryKeys): void {
     if (typeof text !== 'string') return;
-    this.host(text);
-    if (beyondAscii(text)) this.host(text.toLowerCase());
+    this.host(text, repository);
+    if (beyondAscii(text)) this.host(text.toLowerCase(), repository);
   }
 
-  private host(host: string): void {
+  /**
+   * A host pattern's keys. With `repository` (an ssh transport of a git source, whose patterns
+   * tell it apart from the others of its host: see `repositoryUrls`), the pattern is also indexed
+   * with each of its patterns' first segments, and the covering patterns are looked up with `*` and
+   * its first pattern's, not alone.
+   */
+  private host(host: string, repository?: RepositoryKeys): void {
     // One pass from the right: the hash of each suffix from a dot on, then of the whole text.
     const first = host.startsWith('*.') ? 2 : 0;
     let h = 0, end = host.length;
     for (let dot = host.lastIndexOf('.'); dot >= first; dot = dot > 0 ? host.lastIndexOf('.', dot - 1) : -1) {
       h = suffixHash(host, dot, end, h);
       end = dot;
-      this.look(key(starred(h)));
+      this.lookHost(key(starred(h)), repository);
     }
     const whole = key(suffixHash(host, 0, end, h));
     this.index(whole);
-    this.look(whole);
+    if (repository !== undefined) {
+      const segments = repository.segments ?? ANY_REPOSITORY;
+      for (let j = 0; j < segments.length; j++) this.index(repositoryKey(whole, SSH_TAG, segments[j]));
+    }
+    this.lookHost(whole, repository);
+  }
+
+  private lookHost(k: number, repository: RepositoryKeys | undefined): void {
+    if (repository === undefined || repository.segments === undefined) { this.look(k); return; }
+    this.look(repositoryKey(k, SSH_TAG, STAR_SEGMENT));
+    if (repository.first !== undefined && repository.first !== STAR_SEGMENT) this.look(repositoryKey(k, SSH_TAG, repository.first));
   }
 
   /** The keys of a source (a superset of those of its atoms: every URL and ssh host it names). */
   source(kind: string, body: JsonObject): void {
     if (kind === 'oci') {
       const urls = body.urls;
-      if (Array.isArray(urls)) this.repositoryUrls(urls, false, OCI_TAG, body.repositoryPatterns);
+      if (Array.isArray(urls)) this.repositoryUrls(urls, false, OCI_TAG, repositoryKeysOf(body.repositoryPatterns));
     } else if (URL_KINDS.has(kind)) {
       const urls = body.urls;
       if (Array.isArray(urls)) for (let i = 0; i < urls.length; i++) this.url(urls[i]);
@@ -297,8 +313,9 @@ export class RuleKeys {
       this.url(body.downloadUrl);
     } else if (kind === 'git') {
       const https = body.https, ssh = body.ssh;
-      if (Array.isArray(https)) this.repositoryUrls(https, true, GIT_TAG, body.repositoryPatterns);
-      if (Array.isArray(ssh)) for (let i = 0; i < ssh.length; i++) if (isObject(ssh[i])) this.pattern((ssh[i] as JsonObject).host);
+      const repository = repositoryKeysOf(body.repositoryPatterns);
+      if (Array.isArray(https)) this.repositoryUrls(https, true, GIT_TAG, repository);
+      if (Array.isArray(ssh)) for (let i = 0; i < ssh.length; i++) if (isObject(ssh[i])) this.pattern((ssh[i] as JsonObject).host, repository);
     }
   }
 
@@ -314,19 +331,8 @@ export class RuleKeys {
    * differently then share no key. Patterns that are not all ASCII strings, or none (`[]`, which
    * every pattern list covers), fall back to the host itself, looked up too.
    */
-  private repositoryUrls(list: unknown[], baseUrls: boolean, tag: number, patterns: unknown): void {
-    let segments: number[] | undefined;
-    let first: number | undefined;
-    if (patterns === undefined) segments = ANY_REPOSITORY;
-    else if (Array.isArray(patterns) && patterns.length > 0) {
-      segments = [];
-      for (let i = 0; i < patterns.length; i++) {
-        const segment = typeof patterns[i] === 'string' ? firstSegmentHash(patterns[i] as string) : undefined;
-        if (segment === undefined) { segments = undefined; break; }
-        if (!segments.includes(segment)) segments.push(segment);
-        if (i === 0) first = segment;
-      }
-    }
+  private repositoryUrls(list: unknown[], baseUrls: boolean, tag: number, repository: RepositoryKeys): void {
+    const { segments, first } = repository;
     for (let i = 0; i < list.length; i++) {
       let text: unknown = list[i];
       if (baseUrls) text = isObject(text) ? (text as JsonObject).baseUrl : undefined;
@@ -389,6 +395,29 @@ const GIT_TAG = 0x6f7a8b9c;
 /** The first segment of a pattern with a wildcard there, or of no pattern (any repository). */
 const STAR_SEGMENT = 42;
 const ANY_REPOSITORY = [STAR_SEGMENT];
+
+const SSH_TAG = 0x7d8e9fa1;
+
+/**
+ * What the repository patterns of an oci or git source add to its keys (see `repositoryUrls`): the
+ * first segment of each pattern (hashed), and of the first one; `segments` undefined when the rule
+ * falls back to its host alone.
+ */
+interface RepositoryKeys { segments: number[] | undefined; first: number | undefined }
+
+function repositoryKeysOf(patterns: unknown): RepositoryKeys {
+  if (patterns === undefined) return { segments: ANY_REPOSITORY, first: STAR_SEGMENT };
+  if (!Array.isArray(patterns) || patterns.length === 0) return { segments: undefined, first: undefined };
+  const segments: number[] = [];
+  let first: number | undefined;
+  for (let i = 0; i < patterns.length; i++) {
+    const segment = typeof patterns[i] === 'string' ? firstSegmentHash(patterns[i] as string) : undefined;
+    if (segment === undefined) return { segments: undefined, first: undefined };
+    if (!segments.includes(segment)) segments.push(segment);
+    if (i === 0) first = segment;
+  }
+  return { segments, first };
+}
 
 /** A key of a host (`urlHostKey`), a source shape and the hash of a pattern's first segment. */
 function repositoryKey(host: number, tag: number, segment: number): number {
