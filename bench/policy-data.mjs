@@ -39,3 +39,35 @@ export function compactPolicyWithRules(n, { shape = 'connections', duplicates = 
   for (let k = 0; k < duplicates; k++) connections.push(connections[(k * 7) % original]);
   return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections });
 }
+
+// Other shapes of a clean 10,000-rule policy, pretty-printed, for `check` against the peer:
+// - 'one-registry': the sources share three hosts (one package index with a path per team, one
+//   container registry and one Git server with a repository pattern per team), as a company's
+//   own registries do; tls names under one domain, tcp /24 networks;
+// - 'one-git-host': git sources over https and ssh on one host, each with its own organisation;
+// - 'ipv6': the bench policy's shapes with two IPv6 prefixes per tcp rule.
+export function policyOfShape(shape, n = 10000) {
+  const sources = [];
+  const connections = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % 5;
+    if (shape === 'one-registry') {
+      if (k === 0) sources.push({ pypi: { urls: [`https://pypi.corp.example/simple/team-${i}`] } });
+      else if (k === 1) sources.push({ oci: { urls: ['https://registry.corp.example'], repositoryPatterns: [`team-${i}/*`], operations: ['pull'] } });
+      else if (k === 2) sources.push({ git: { repositoryPatterns: [`org-${i}/**`], https: [{ baseUrl: 'https://git.corp.example' }] } });
+      else if (k === 3) connections.push({ tls: { serverNamePatterns: [`svc-${i}.corp.example`, `*.svc-${i}.corp.example`], ports: [443, 8443] } });
+      else connections.push({ tcp: { cidrs: [`10.${(i >> 8) & 255}.${i & 255}.0/24`], ports: [5432] } });
+    } else if (shape === 'one-git-host') {
+      if (k < 3) sources.push({ git: { repositoryPatterns: [`org-${i}/**`], https: [{ baseUrl: 'https://github.com' }], ssh: [{ host: 'github.com', port: 22, user: 'git' }] } });
+      else if (k === 3) connections.push({ tls: { serverNamePatterns: [`svc-${i}.corp.example`], ports: [443] } });
+      else connections.push({ tcp: { cidrs: [`10.${(i >> 8) & 255}.${i & 255}.0/24`], ports: [5432] } });
+    } else if (shape === 'ipv6') {
+      if (k === 0) sources.push({ pypi: { urls: [`https://pypi-${i}.example/simple`] } });
+      else if (k === 1) sources.push({ oci: { urls: [`https://registry-${i}.example`], repositoryPatterns: [`team-${i}/*`], operations: ['pull'] } });
+      else if (k === 2) sources.push({ git: { repositoryPatterns: [`org-${i}/**`], https: [{ baseUrl: `https://git-${i}.example` }] } });
+      else if (k === 3) connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example`], ports: [443] } });
+      else connections.push({ tcp: { cidrs: [`fd00:${i.toString(16)}::/64`, `2001:db8:${i.toString(16)}::/48`], ports: [5432] } });
+    } else throw new Error(`unknown shape ${shape}`);
+  }
+  return JSON.stringify({ default: 'deny', presets: ['pypi', 'npm'], sources, connections }, null, 2);
+}

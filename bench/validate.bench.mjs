@@ -12,7 +12,7 @@ import { parse } from 'jsonc-parser';
 import { getLanguageService } from 'vscode-json-languageservice';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { validate, policyValidator, parsePolicyDocument, lint } from '../packages/core/dist/index.js';
-import { compactPolicyWithRules, policyWithRules } from './policy-data.mjs';
+import { compactPolicyWithRules, policyOfShape, policyWithRules } from './policy-data.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const schema = JSON.parse(readFileSync(`${root}schemas/network-policy.schema.json`, 'utf8'));
@@ -122,6 +122,16 @@ const [checkBig, peerBig] = timeProcesses([
 row('process: peer (json-languageservice) 10k rules', peerBig);
 row('process: netpolicy check --format json 10k', checkBig, `${(checkBig / peerBig).toFixed(2)}x peer (target <= 0.5x)`);
 console.log(`ROW ${JSON.stringify({ measure: 'check --format json, 10,000-rule policy, vs vscode-json-languageservice (processes)', ratio: checkBig / peerBig, target: 0.5 })}`);
+// The same comparison on other shapes of 10,000 clean rules (bench/policy-data.mjs): rules that share
+// hosts (the coverage key pass then tells them apart by path and repository), IPv6 prefixes.
+for (const shape of ['one-registry', 'one-git-host', 'ipv6']) {
+  const file = `${dir}/p10k-${shape}.netpolicy.json`;
+  writeFileSync(file, policyOfShape(shape));
+  const [ours, peer] = timeProcesses([[bin, 'check', '--format', 'json', file], [`${root}bench/peer-json-languageservice.mjs`, file]]);
+  row(`process: peer, 10k rules, ${shape}`, peer);
+  row(`process: netpolicy check --format json 10k, ${shape}`, ours, `${(ours / peer).toFixed(2)}x peer (target <= 0.5x)`);
+  console.log(`ROW ${JSON.stringify({ measure: `check --format json, 10,000-rule policy (${shape}), vs vscode-json-languageservice`, ratio: ours / peer, target: 0.5 })}`);
+}
 const check = timeProcess([bin, 'check', `${dir}/small.netpolicy.json`]);
 // Start-up alone: the entry loads no core for --version (the CLI is split per command).
 const version = timeProcess([bin, '--version']);

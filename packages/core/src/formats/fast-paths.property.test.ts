@@ -2,7 +2,7 @@
 // ipaddr.js, splitting into labels): same answer, same message, same parsed value, on any text.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ipOrPrefixProblem, ipOrPrefixProblemSlow, parseCidr, parseCidrSlow } from './ip';
+import { hasHostBits, ipOrPrefixProblem, ipOrPrefixProblemSlow, parseCidr, parseCidrSlow } from './ip';
 import { isHostPattern, unmatchableHostProblem, unmatchableHostProblemSlow } from './host-pattern';
 import { isRepositoryPattern, repositoryPatternProblem } from './repository-pattern';
 
@@ -70,6 +70,20 @@ describe('IPv6 fast path of ip-or-prefix', () => {
     fc.assert(fc.property(ipv6Text, (text) => {
       expect(parseCidr(text)).toEqual(parseCidrSlow(text));
     }), { numRuns: 4000 });
+  });
+});
+
+describe('hasHostBits (byte by byte)', () => {
+  it('finds a bit set after the prefix exactly when one is, bit by bit', () => {
+    const cidr = fc.constantFrom(4, 16).chain((n) => fc.tuple(
+      fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 255 }), fc.constantFrom(1, 128)), { minLength: n, maxLength: n }),
+      fc.integer({ min: 0, max: n * 8 }),
+    ));
+    fc.assert(fc.property(cidr, ([bytes, prefix]) => {
+      let set = false;
+      for (let bit = prefix; bit < bytes.length * 8; bit++) if (bytes[bit >> 3] & (0x80 >> (bit & 7))) set = true;
+      expect(hasHostBits({ version: bytes.length === 4 ? 4 : 6, bytes, prefix, explicitPrefix: true })).toBe(set);
+    }), { numRuns: 3000 });
   });
 });
 

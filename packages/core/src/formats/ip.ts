@@ -288,9 +288,11 @@ export function networkOf(cidr: ParsedCidr): string {
 
 /** True when the prefix has bits set after the prefix length. */
 export function hasHostBits(cidr: ParsedCidr): boolean {
-  for (let bit = cidr.prefix; bit < cidr.bytes.length * 8; bit++) {
-    if (cidr.bytes[bit >> 3] & (0x80 >> (bit & 7))) return true;
-  }
+  const bytes = cidr.bytes;
+  let i = cidr.prefix >> 3;
+  // The byte the prefix ends in (its bits after the prefix), then every byte after it, whole.
+  if (cidr.prefix & 7) { if (bytes[i] & (0xff >> (cidr.prefix & 7))) return true; i++; }
+  for (; i < bytes.length; i++) if (bytes[i] !== 0) return true;
   return false;
 }
 

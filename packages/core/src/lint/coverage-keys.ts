@@ -20,7 +20,8 @@
  * the full analysis (held to it by coverage.property.test.ts).
  */
 import { parseUrl } from '../eval/url';
-import { parseCidr, plainIpv4Cidr, type ParsedCidr, type PlainIpv4 } from '../formats/ip';
+import { plainIpv4Cidr, type ParsedCidr, type PlainIpv4 } from '../formats/ip';
+import { cidrOf } from '../policy/rules-read';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { JsonObject } from './walk';
 import { isObject, plainUrlHostEnd, plainUrlHostStart } from './walk';
@@ -369,7 +370,7 @@ export class RuleKeys {
         for (const length of this.lengths[4]) if (length <= prefix) this.look(networkHash4(address, length));
         continue;
       }
-      const cidr = parseCidr(text);
+      const cidr = cidrOf(text); // memoised: lint's walker reads the same CIDRs
       if (cidr === undefined) continue;
       this.index(networkHash(cidr, cidr.prefix));
       if (this.lengths === undefined || this.forced) continue;
@@ -466,7 +467,7 @@ export function addCidrLengths(lengths: CidrLengths, body: JsonObject): void {
     const text = cidrs[i];
     if (typeof text !== 'string') continue;
     if (plainIpv4Cidr(text, plain)) { lengths[4].add(plain.prefix); continue; }
-    const cidr = parseCidr(text);
+    const cidr = cidrOf(text);
     if (cidr !== undefined) lengths[cidr.version].add(cidr.prefix);
   }
 }

@@ -18,7 +18,8 @@ let allTargets: Target[] | undefined;
 function targetList(): Target[] {
   return (allTargets ??= METADATA_ADDRESSES.flatMap((text) => {
     const cidr = parseCidr(text)!;
-    const mapped = cidr.version === 4 ? [{ text, cidr: parseCidr(`::ffff:${text}`)! }] : [];
+    // `::ffff:a.b.c.d` from the IPv4 bytes (its text would go through ipaddr.js, whose first use compiles its expressions).
+    const mapped = cidr.version === 4 ? [{ text, cidr: { version: 6 as const, bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, ...cidr.bytes], prefix: 128, explicitPrefix: false } }] : [];
     return [{ text, cidr }, ...mapped];
   }));
 }
