@@ -90,6 +90,23 @@ export function ipOrPrefixProblem(text: string, ipv4Only = false): string | unde
  * part, a zone, a malformed text), which the full checks then judge and explain. Whatever it
  * accepts, the full checks accept with the same bytes (fast-paths.property.test.ts).
  */
+/**
+ * `/n` from `text[slash]` to the end: decimal, no leading zero, at most `max` (32 or 128); -1 for
+ * anything else (the full checks then explain it).
+ */
+function plainPrefixAt(text: string, slash: number, max: number): number {
+  const n = text.length, digits = n - slash - 1;
+  if (text.charCodeAt(slash) !== 47 || digits < 1 || digits > (max > 99 ? 3 : 2)) return -1;
+  if (digits > 1 && text.charCodeAt(slash + 1) === 48) return -1;
+  let prefix = 0;
+  for (let k = slash + 1; k < n; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) return -1;
+    prefix = prefix * 10 + (c - 48);
+  }
+  return prefix > max ? -1 : prefix;
+}
+
 const plainV6Bytes: number[] = new Array(16).fill(0);
 const plainV6Groups: number[] = new Array(8).fill(0);
 function plainIpv6(text: string): boolean {
@@ -128,17 +145,7 @@ function plainIpv6(text: string): boolean {
   // Eight groups, or fewer around a `::` that stands for at least one.
   if (gap < 0 ? groups !== 8 : groups > 7) return false;
   if (i === n) plainPrefix = -1;
-  else {
-    if (text.charCodeAt(i) !== 47 || i + 1 === n || n - i > 4) return false;
-    let prefix = 0;
-    for (let k = i + 1; k < n; k++) {
-      const c = text.charCodeAt(k);
-      if (c < 48 || c > 57) return false;
-      prefix = prefix * 10 + (c - 48);
-    }
-    if ((n - i > 2 && text.charCodeAt(i + 1) === 48) || prefix > 128) return false; // leading zero, over 128
-    plainPrefix = prefix;
-  }
+  else if ((plainPrefix = plainPrefixAt(text, i, 128)) < 0) return false;
   // The groups before the gap, zeros for the gap, the groups after it.
   const after = gap < 0 ? 8 : 8 - (groups - gap);
   for (let g = 0, k = 0; g < 8; g++) {
@@ -174,14 +181,8 @@ function plainIpv4(text: string): number | undefined {
   if (dots !== 3 || digits === 0) return undefined;
   address = address * 256 + octet;
   if (i === n) { plainPrefix = -1; return address; }
-  if (text.charCodeAt(i) !== 47 || i + 1 === n || n - i > 3) return undefined;
-  let prefix = 0;
-  for (let k = i + 1; k < n; k++) {
-    const c = text.charCodeAt(k);
-    if (c < 48 || c > 57) return undefined;
-    prefix = prefix * 10 + (c - 48);
-  }
-  if ((n - i === 3 && text.charCodeAt(i + 1) === 48) || prefix > 32) return undefined;
+  const prefix = plainPrefixAt(text, i, 32);
+  if (prefix < 0) return undefined;
   plainPrefix = prefix;
   return address;
 }
