@@ -408,7 +408,8 @@ interface RepositoryKeys { segments: number[] | undefined; first: number | undef
 
 function repositoryKeysOf(patterns: unknown): RepositoryKeys {
   if (patterns === undefined) return { segments: ANY_REPOSITORY, first: STAR_SEGMENT };
-  if (!Array.isArray(patterns) || patterns.length === 0) return { segments: undefined, first: undefined };
+  // None (`[]`, covered by every list), or more than a rule may list keys for: the host alone.
+  if (!Array.isArray(patterns) || patterns.length === 0 || patterns.length > MAX_KEYS) return { segments: undefined, first: undefined };
   const segments: number[] = [];
   let first: number | undefined;
   for (let i = 0; i < patterns.length; i++) {

@@ -151,12 +151,35 @@ export function patternsCover(a: Repos, b: Repos): boolean {
   if (b === undefined) return false;
   const covering = preparedList(a);
   const covered = preparedList(b);
+  if (covering.length * covered.length > PAIRWISE_LIMIT) return longListsCover(covering, covered);
   // Loops, not every/some with closures: a bucket of one origin compares up to 32 earlier sources.
   for (let i = 0; i < covered.length; i++) {
     let found = false;
     for (let j = 0; j < covering.length && !found; j++) found = repositoryPatternCovers(covering[j], covered[i]);
     if (!found) return false;
   }
+  return true;
+}
+
+/** The most pattern pairs two lists are compared by (a pair may run the matcher). */
+const PAIRWISE_LIMIT = 4096;
+
+/** Of a long list: whether a pattern of it matches every repository, and its patterns in lower case. */
+const longLists = new WeakMap<RepoPattern[], { everything: boolean; lowers: Set<string> }>();
+
+/**
+ * Lists too long to compare pair by pair (two lists of 20,000 patterns took minutes): a pattern is
+ * covered by `**` or by the same pattern (in any case), and anything subtler is not claimed. Sound
+ * (coverage is only claimed when sure), linear in the lists.
+ */
+function longListsCover(covering: RepoPattern[], covered: RepoPattern[]): boolean {
+  let known = longLists.get(covering);
+  if (known === undefined) {
+    known = { everything: covering.some((q) => q.everything), lowers: new Set(covering.map((q) => q.lower)) };
+    longLists.set(covering, known);
+  }
+  if (known.everything) return true;
+  for (let i = 0; i < covered.length; i++) if (!known.lowers.has(covered[i].lower)) return false;
   return true;
 }
 

@@ -268,3 +268,22 @@ describe('shadowed-rule: soundness of URL prefix coverage (property)', () => {
     }), { numRuns: 3000 });
   });
 });
+
+describe('shadowed-rule: repository pattern lists of thousands', () => {
+  const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}-${i}/repo`);
+  const oci = (patterns: string[]) => ({ oci: { urls: ['https://registry.example'], repositoryPatterns: patterns, operations: ['pull'] } });
+
+  test('are compared in linear time: the same patterns (in another order and case) are covered, one more is not', () => {
+    const patterns = many(20000, 'org');
+    const started = performance.now();
+    expect(shadowed({ sources: [oci([...patterns].reverse()), oci(patterns.map((p) => p.toUpperCase()))] })).toEqual(['/sources/1']);
+    expect(shadowed({ sources: [oci(patterns), oci([...patterns.slice(1), 'other/repo'])] })).toEqual([]);
+    // Compared pair by pair, two lists of 20,000 took minutes.
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  test('`**` in a long list covers every pattern', () => {
+    expect(shadowed({ sources: [oci([...many(5000, 'a'), '**']), oci(many(5000, 'b'))] })).toEqual(['/sources/1']);
+  });
+});
+
