@@ -82,8 +82,26 @@ async function generateValidators() {
   );
 }
 
+/**
+ * Ajv checks `uniqueItems` by comparing every pair of items when it cannot tell from the schema that
+ * they are scalars (items behind a `$ref`): quadratic in the array (a source of 40,000 URLs took
+ * seconds). Each such loop is replaced by core's `duplicatePair`, which finds the same pair in linear
+ * time, so errors stay Ajv's (policy-validator.property.test.ts compares them with Ajv's own).
+ */
+function linearUniqueItems(code) {
+  const loop = /outer(\d+):for\(;(i\d+)--;\)\{for\((j\d+) = \2; \3--;\)\{if\(func0\((data\d*)\[\2\], \4\[\3\]\)\)\{([^]*?)break outer\1;\}\}\}/g;
+  let replaced = 0;
+  code = code.replace(loop, (_m, n, i, j, data, body) => {
+    replaced++;
+    return `{const pair${n} = __duplicatePair(${data});if(pair${n} !== undefined){${i} = pair${n}[0];${j} = pair${n}[1];${body}}}`;
+  });
+  if (/outer\d+:for/.test(code)) throw new Error('a uniqueItems loop of Ajv was not recognised (has its generated code changed?)');
+  return replaced > 0 ? `import { duplicatePair as __duplicatePair } from "../json/duplicate-pair";\n${code}` : code;
+}
+
 /** Ajv's standalone code as an ES module (its `require(...)`s of runtime helpers turned into imports). */
 function standaloneModule(code) {
+  code = linearUniqueItems(code);
   // Ajv emits `require(...)` for its runtime helpers; turn them into ES imports so the module
   // runs unbundled (vitest, browsers) as well as bundled.
   const imports = new Map();

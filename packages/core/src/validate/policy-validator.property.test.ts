@@ -72,4 +72,29 @@ describe('the inlined policy validator', () => {
     }, { requiredKeys: [] });
     fc.assert(fc.property(fc.oneof(value, policyLike), same), { numRuns: 1500 });
   });
+
+  it('reports the same duplicate items (uniqueItems, found in linear time: json/duplicate-pair.ts)', () => {
+    // Every array of the fixture gets copies of its own items, and now and then `{}` or `[]`, at any place.
+    const arrays: unknown[][] = [];
+    const collect = (v: unknown): void => {
+      if (Array.isArray(v)) { arrays.push(v); v.forEach(collect); } else if (v !== null && typeof v === 'object') Object.values(v).forEach(collect);
+    };
+    collect(fixture);
+    const copies = fc.array(fc.record({ array: fc.nat(), from: fc.nat(), to: fc.nat(), odd: fc.constantFrom(undefined, {}, [], { a: 1 }) }), { minLength: 1, maxLength: 6 });
+    fc.assert(fc.property(copies, (list) => {
+      const copy = structuredClone(fixture);
+      const targets: unknown[][] = [];
+      const gather = (v: unknown): void => {
+        if (Array.isArray(v)) { targets.push(v); v.forEach(gather); } else if (v !== null && typeof v === 'object') Object.values(v).forEach(gather);
+      };
+      gather(copy);
+      for (const { array, from, to, odd } of list) {
+        const a = targets[array % targets.length];
+        const item = odd !== undefined ? structuredClone(odd) : a.length > 0 ? structuredClone(a[from % a.length]) : 1;
+        a.splice(to % (a.length + 1), 0, item);
+      }
+      same(copy);
+    }), { numRuns: 1500 });
+    expect(arrays.length).toBeGreaterThan(5);
+  });
 });

@@ -1,0 +1,47 @@
+// duplicatePair against the loop of Ajv's `uniqueItems` it replaces (every pair, from the end, with
+// Ajv's own `equal`): the same pair or none, on arrays of scalars, objects and arrays with repeats.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import equalModule from 'ajv/dist/runtime/equal.js';
+import { duplicatePair } from './duplicate-pair';
+
+const equal = ((equalModule as { default?: unknown }).default ?? equalModule) as (a: unknown, b: unknown) => boolean;
+
+function ajvLoop(data: unknown[]): [number, number] | undefined {
+  let i = data.length;
+  let j: number;
+  if (i > 1) {
+    for (; i--;) {
+      for (j = i; j--;) if (equal(data[i], data[j])) return [i, j];
+    }
+  }
+  return undefined;
+}
+
+const scalar = fc.oneof(fc.constantFrom('a', 'b', 'A', '1', '', 'https://x.example'), fc.integer({ min: -2, max: 3 }), fc.constantFrom(0, -0, 1.5, true, false, null));
+const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', '__proto__'), tie('v'), { maxKeys: 3 })),
+})).v;
+
+describe('duplicatePair', () => {
+  it('finds the pair Ajv\'s pairwise uniqueItems loop finds (or none)', () => {
+    // As JSON.parse gives them (a policy's arrays come from it): own `__proto__` members, no other prototypes.
+    fc.assert(fc.property(fc.array(value, { maxLength: 12 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown[]), (items) => {
+      expect(duplicatePair(items)).toEqual(ajvLoop(items));
+    }), { numRuns: 3000 });
+  });
+
+  it('objects equal up to key order are a pair, as Ajv\'s equal says', () => {
+    const items = [{ a: 1, b: [2] }, { b: [2], a: 1 }, 'x'];
+    expect(duplicatePair(items)).toEqual(ajvLoop(items));
+    expect(duplicatePair(items)).toEqual([1, 0]);
+  });
+
+  it('takes linear time on 100,000 items', () => {
+    const items = Array.from({ length: 100000 }, (_, i) => `https://h.example/${i}`);
+    items.push(items[5]);
+    const started = performance.now();
+    expect(duplicatePair(items)).toEqual([100000, 5]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
