@@ -108,8 +108,9 @@ interface KeyTable { list: KeyList; start: Int32Array }
 export class KeyPass {
   readonly indexedKeys: KeyTable;
   readonly lookedKeys: KeyTable;
-  indexed: KeyCounts;
-  looked: KeyCounts;
+  /** Counts of the keys rules index and look up; made on the first count, sized by the keys there are. */
+  indexed: KeyCounts | undefined;
+  looked: KeyCounts | undefined;
   /** A rule with too many keys to list its lookups (`forced`) may look up any other's: then every rule takes part. */
   everyRule = false;
   private readonly presetKeys: number[] = [];
@@ -118,15 +119,16 @@ export class KeyPass {
   private countedIndexed = 0;
   private countedLooked = 0;
 
+  /** The least number of keys each sketch is sized for. */
+  private readonly sketchSize: number;
+
   constructor(n: number, lengths: CidrLengths, presets: EnabledPreset[], sketchSize = n * 2) {
+    this.sketchSize = sketchSize;
     const presetSources = presetItems(presets, 'sources'), presetConnections = presetItems(presets, 'connections');
     for (const c of presetConnections) addCidrLengths(lengths, c.body);
     const keys = (this.keys = new RuleKeys(lengths));
     for (const s of presetSources) { keys.reset(); keys.source(s.kind, s.body); this.presetKeys.push(...keys.indexed); }
     for (const c of presetConnections) { keys.reset(); keys.connection(c.kind, c.body); this.presetKeys.push(...keys.indexed); }
-    this.indexed = new KeyCounts(sketchSize);
-    this.looked = new KeyCounts(sketchSize);
-    for (const k of this.presetKeys) this.indexed.add(k);
     // Every rule's keys into the same two lists, one after the other.
     keys.reset();
     this.indexedKeys = { list: keys.indexedList, start: new Int32Array(n + 1) };
@@ -153,6 +155,13 @@ export class KeyPass {
    */
   private count(): void {
     const ix = this.indexedKeys.list, lk = this.lookedKeys.list;
+    if (this.indexed === undefined || this.looked === undefined) {
+      // Sized by the keys the rules have (a rule may have several): sketches too small for them
+      // collide, and every collision makes a rule a candidate (and, in validateChunked, one kept).
+      this.indexed = new KeyCounts(Math.max(this.sketchSize, ix.length + this.presetKeys.length));
+      this.looked = new KeyCounts(Math.max(this.sketchSize, lk.length));
+      for (const k of this.presetKeys) this.indexed.add(k);
+    }
     if (ix.length > this.countedIndexed) { this.indexed.addAll(ix.buffer, this.countedIndexed, ix.length); this.countedIndexed = ix.length; }
     if (lk.length > this.countedLooked) { this.looked.addAll(lk.buffer, this.countedLooked, lk.length); this.countedLooked = lk.length; }
   }
@@ -173,7 +182,7 @@ export class KeyPass {
     }
     const ib = this.indexedKeys.list.buffer, lb = this.lookedKeys.list.buffer;
     const is = this.indexedKeys.start, ls = this.lookedKeys.start;
-    const indexed = this.indexed, looked = this.looked;
+    const indexed = this.indexed!, looked = this.looked!;
     for (let e = 0; e < n; e++) {
       if (keep[e] === 0) continue;
       const i0 = is[e], i1 = is[e + 1], l0 = ls[e], l1 = ls[e + 1];
@@ -199,13 +208,19 @@ export class KeyPass {
   /** Counts again, in fresh sketches of `sketchSize`, the keys of the rules `kept` (and the presets'). */
   recount(kept: (e: number) => boolean, sketchSize: number): void {
     const { indexedKeys, lookedKeys } = this;
-    this.indexed = new KeyCounts(sketchSize);
-    this.looked = new KeyCounts(sketchSize);
-    for (const k of this.presetKeys) this.indexed.add(k);
+    let indexedCount = this.presetKeys.length, lookedCount = 0;
     for (let e = 0; e + 1 < indexedKeys.start.length; e++) {
       if (!kept(e)) continue;
-      this.indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
-      this.looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
+      indexedCount += indexedKeys.start[e + 1] - indexedKeys.start[e];
+      lookedCount += lookedKeys.start[e + 1] - lookedKeys.start[e];
+    }
+    const indexed = (this.indexed = new KeyCounts(Math.max(sketchSize, indexedCount)));
+    const looked = (this.looked = new KeyCounts(Math.max(sketchSize, lookedCount)));
+    for (const k of this.presetKeys) indexed.add(k);
+    for (let e = 0; e + 1 < indexedKeys.start.length; e++) {
+      if (!kept(e)) continue;
+      indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);
+      looked.addAll(lookedKeys.list.buffer, lookedKeys.start[e], lookedKeys.start[e + 1]);
     }
     this.countedIndexed = indexedKeys.list.length;
     this.countedLooked = lookedKeys.list.length;
