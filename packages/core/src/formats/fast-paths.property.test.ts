@@ -2,7 +2,7 @@
 // ipaddr.js, splitting into labels): same answer, same message, same parsed value, on any text.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { hasHostBits, ipOrPrefixProblem, ipOrPrefixProblemSlow, parseCidr, parseCidrSlow } from './ip';
+import { hasHostBits, ipOrPrefixProblem, ipOrPrefixProblemSlow, isIpOrPrefix, parseCidr, parseCidrSlow, parsedCidr } from './ip';
 import { isHostPattern, unmatchableHostProblem, unmatchableHostProblemSlow } from './host-pattern';
 import { isRepositoryPattern, repositoryPatternProblem } from './repository-pattern';
 
@@ -69,6 +69,12 @@ describe('IPv6 fast path of ip-or-prefix', () => {
   it('parses to the same bytes, prefix and version as ipaddr.js', () => {
     fc.assert(fc.property(ipv6Text, (text) => {
       expect(parseCidr(text)).toEqual(parseCidrSlow(text));
+    }), { numRuns: 4000 });
+  });
+  it('the format check (which fills the memo lint reads) accepts what the full checks accept; the memo gives the parse', () => {
+    fc.assert(fc.property(fc.oneof(ipv6Text, ipText), (text) => {
+      expect(isIpOrPrefix(text)).toBe(ipOrPrefixProblemSlow(text, false) === undefined);
+      expect(parsedCidr(text)).toEqual(parseCidrSlow(text));
     }), { numRuns: 4000 });
   });
 });

@@ -228,7 +228,37 @@ export function isIpv4OrPrefix(text: string): boolean {
 }
 
 export function isIpOrPrefix(text: string): boolean {
-  return typeof text === 'string' && ipOrPrefixProblem(text, false) === undefined;
+  if (typeof text !== 'string') return false;
+  if (plainIpv4(text) !== undefined) return true;
+  // Anything else is parsed once, here, for the readers after the schema check (`parsedCidr`).
+  return parsedCidr(text) !== undefined;
+}
+
+/**
+ * Prefixes in `ip-or-prefix` format by text, parsed (null: not in the format). Bounded; shared by
+ * the schema's format check and lint's readers (policy/rules-read.ts `cidrOf`), so that a prefix
+ * other than a plain IPv4 one is parsed once per check.
+ */
+let parsedCidrs = new Map<string, ParsedCidr | null>();
+
+/** `parseCidr`, memoised (bounded). The result is shared: never mutate it. */
+export function parsedCidr(text: string): ParsedCidr | undefined {
+  let cidr = parsedCidrs.get(text);
+  if (cidr === undefined) {
+    cidr = parseCidr(text) ?? null;
+    if (parsedCidrs.size >= 25000) parsedCidrs.clear();
+    parsedCidrs.set(text, cidr);
+  }
+  return cidr ?? undefined;
+}
+
+/**
+ * Starts the memo afresh. validate/chunked.ts calls it after each batch of rules: entries that
+ * outlive their batch would be promoted to the old generation, and a table cleared in place stays
+ * there with pointers to the next batch's strings (a million distinct CIDRs: 100 MB more at the peak).
+ */
+export function forgetParsedCidrs(): void {
+  parsedCidrs = new Map();
 }
 
 /** Parses an address or prefix in `ip-or-prefix` format; undefined when it is not one. */

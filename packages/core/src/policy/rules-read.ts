@@ -9,7 +9,7 @@
  * exact rules only, so a finding never rests on a member the schema would reject.
  */
 import { isHostPattern } from '../formats/host-pattern';
-import { isIpv4OrPrefix, parseCidr, type ParsedCidr } from '../formats/ip';
+import { forgetParsedCidrs as forgetParsedIpCidrs, isIpv4OrPrefix, parseCidr, parsedCidr, type ParsedCidr } from '../formats/ip';
 import { isRepositoryPattern } from '../formats/repository-pattern';
 import { isPolicyUrl, parseUrl, type ParsedUrl } from '../eval/url';
 import type { PresetCatalog, PresetEntry } from '../presets/catalog';
@@ -94,32 +94,27 @@ export interface ConnectionRead {
   exact: boolean;
 }
 
-/** By field format (any IP, IPv4 only), then text. */
-const cidrMemo = { any: new Map<string, ParsedCidr | null>(), v4: new Map<string, ParsedCidr | null>() };
+/** Prefixes in `ipv4-or-prefix` format by text (`ip-or-prefix` ones are formats/ip.ts's `parsedCidr`). */
+let ipv4Memo = new Map<string, ParsedCidr | null>();
 
-/**
- * Starts `cidrOf`'s memo afresh. validate/chunked.ts calls it after each batch of rules: entries
- * that outlive their batch would be promoted to the old generation, and a table cleared in place
- * stays there with pointers to the next batch's strings, which keep them alive through young
- * collections too (a million distinct CIDRs: 100 MB of garbage more at the peak). New maps die young.
- */
+/** Starts the memos of `cidrOf` afresh (validate/chunked.ts, after each batch; see formats/ip.ts). */
 export function forgetParsedCidrs(): void {
-  cidrMemo.any = new Map();
-  cidrMemo.v4 = new Map();
+  ipv4Memo = new Map();
+  forgetParsedIpCidrs();
 }
 
 /**
  * A CIDR in the format of its field (`ipv4-or-prefix` when `ipv4Only`, else `ip-or-prefix`), parsed;
- * undefined when the text is not in that format. Memoised (bounded): the reader and lint's walker both
- * ask. The result is shared: never mutate it.
+ * undefined when the text is not in that format. Memoised (bounded): the schema's format check,
+ * the reader and lint's walker all ask. The result is shared: never mutate it.
  */
 export function cidrOf(text: string, ipv4Only = false): ParsedCidr | undefined {
-  const memo = ipv4Only ? cidrMemo.v4 : cidrMemo.any;
-  let cidr = memo.get(text);
+  if (!ipv4Only) return parsedCidr(text);
+  let cidr = ipv4Memo.get(text);
   if (cidr === undefined) {
-    cidr = (ipv4Only ? isIpv4OrPrefix(text) : true) ? parseCidr(text) ?? null : null;
-    if (memo.size >= 25000) memo.clear();
-    memo.set(text, cidr);
+    cidr = isIpv4OrPrefix(text) ? parseCidr(text) ?? null : null;
+    if (ipv4Memo.size >= 25000) ipv4Memo.clear();
+    ipv4Memo.set(text, cidr);
   }
   return cidr ?? undefined;
 }
