@@ -14,6 +14,9 @@
  *   - another rule looks up a key it indexes (it may cover).
  * CIDRs are keys too: a CIDR is indexed under its network, and looks up the networks of every
  * shorter prefix length that some rule's CIDR has (`CidrLengths`, found first), as the index does.
+ * Sources of one host are told apart further, as the index compares them: an HTTP-kind source's
+ * URL by host and path (`url`), an oci or git source's by host and the first segment of its
+ * repository patterns (`repositoryUrls`, and `host` for ssh transports).
  * A rule whose only reason is a shared hash takes part in duplicate detection only.
  * Counts live in count-min sketches (two tables of saturating byte counters), which never count
  * too few: a collision only makes a rule take part that need not, so findings are exactly those of
