@@ -5,7 +5,6 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync,
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
-import { builtinModules } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 
 const root = new URL('.', import.meta.url).pathname;
@@ -217,8 +216,8 @@ async function bundles() {
 
 /**
  * Marks the modules of the workspace packages (core, client) as free of side effects at import
- * (none has any: no module is imported for its effects alone), so that a chunk holds only the
- * modules whose exports its commands use: `check` does not load the evaluator, the trace reader or
+ * (none has any: no module is imported for its effects alone), so that a command's bundle holds
+ * only the modules whose exports it uses: `check` does not load the evaluator, the trace reader or
  * the HTTP client just because they are re-exported by the package's index.
  */
 const workspaceWithoutSideEffects = {
@@ -232,24 +231,6 @@ const workspaceWithoutSideEffects = {
       if (r.errors.length > 0 || r.external || !workspace.test(r.path)) return r;
       return { path: r.path, sideEffects: false };
     });
-  },
-};
-
-/**
- * Node's built-in modules through `require` (the banner's `createRequire`), not as ES imports: an
- * ES import of a built-in builds its namespace by reading every export, which runs lazy getters
- * (node:fs's `ReadStream` loads the file stream modules, for one) at start-up; `require` hands the
- * module object over as it is, and each export is read when used.
- */
-const builtinsByRequire = {
-  name: 'builtins-by-require',
-  setup(b) {
-    const names = builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\/'));
-    b.onResolve({ filter: new RegExp(`^(node:)?(${names.join('|')})$`) }, (args) =>
-      // The `require` of the module below is the runtime's own.
-      args.namespace === 'builtin-by-require' ? { path: args.path, external: true }
-        : { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: 'builtin-by-require' });
-    b.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
 

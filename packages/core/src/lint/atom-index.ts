@@ -3,9 +3,8 @@
  * covering atom costs O(path length) lookups, never a scan of every earlier rule. Each bucket keeps
  * its first BUCKET_DEPTH atoms, so adversarial policies (10,000 rules on one host) stay linear.
  */
-import type { ParsedCidr } from '../formats/ip';
 import type { Atom, ConnAtom, ConnClass, Coverer, GitHttpsAtom, GitSshAtom, HttpAtom, Labelled, OciAtom } from './rule-atoms';
-import { connCovers, coveringHostKeys, hostCovers, patternsCover } from './rule-atoms';
+import { connCovers, coveringHostKeys, hostCovers, networkKey, patternsCover } from './rule-atoms';
 import type { UrlAtom } from './rule-atoms';
 import type { ParsedUrl } from '../eval/url';
 
@@ -25,22 +24,6 @@ export function coveringPaths(path: string): string[] {
   }
   out.push(path);
   return out;
-}
-
-/**
- * Bucket key of the network of the first `length` bits of a prefix: a number for IPv4 (length and
- * masked address, no text to build and hash), text for IPv6. The two never collide.
- */
-function networkKey(cidr: ParsedCidr, length: number): number | string {
-  const b = cidr.bytes;
-  if (cidr.version === 4) {
-    const mask = length === 0 ? 0 : (0xffffffff << (32 - length)) >>> 0;
-    return length * 0x100000000 + ((((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) & mask) >>> 0);
-  }
-  let key = `${length}/`;
-  let bits = length;
-  for (let i = 0; bits > 0; i++, bits -= 8) key += `${b[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff)}.`;
-  return key;
 }
 
 function put<K, A>(map: Map<K, Labelled<A>[]>, key: K, entry: Labelled<A>): void {

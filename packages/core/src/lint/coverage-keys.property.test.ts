@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseUrl } from '../eval/url';
 import { parseCidr, plainIpv4Cidr } from '../formats/ip';
-import { hostKey, networkHash, RuleKeys, urlHostKey } from './coverage-keys';
+import { hostKey, networkHash, RuleKeys, urlHostKey, urlKeyPath } from './coverage-keys';
 import type { CidrLengths } from './coverage-keys';
 
 /** Texts near URLs: schemes, hosts in any case, users, ports, brackets, trailing dots, paths, noise. */
@@ -24,6 +24,11 @@ describe('urlHostKey', () => {
     fc.assert(fc.property(urlText, (text) => {
       const host = parseUrl(text)?.host;
       expect(urlHostKey(text)).toBe(host === undefined ? undefined : hostKey(host));
+    }), { numRuns: 5000 });
+  });
+  it('finds the path parseUrl reads, which the keys of HTTP-kind sources hash', () => {
+    fc.assert(fc.property(urlText, (text) => {
+      expect(urlKeyPath(text)).toBe(parseUrl(text)?.path);
     }), { numRuns: 5000 });
   });
 });

@@ -215,42 +215,21 @@ export class RuleKeys {
    * and path, and looks up its host with every path that covers its own (`coveringPaths`).
    */
   url(text: unknown): void {
-    const host = this.urlHost(text);
+    const host = typeof text === 'string' ? readUrlKey(text, this.path) : undefined;
     if (host === undefined) return;
     this.index(host);
-    this.index(repositoryKey(host, PATH_TAG, pathHash(this.pathText, this.pathFrom, this.pathTo)));
-    this.lookCoveringPaths(host);
+    this.index(repositoryKey(host, PATH_TAG, this.lookCoveringPaths(host)));
   }
 
-  /** Of the last `urlHost`: the text holding its URL's path, from `pathFrom` to `pathTo`, as `parseUrl` reads it. */
-  private pathText = '/';
-  private pathFrom = 0;
-  private pathTo = 1;
+  /** The path of the last URL read (`readUrlKey`). */
+  private readonly path: PathSpan = { text: '/', from: 0, to: 1 };
 
-  /** The key of a URL's host (`urlHostKey`), its path left in `pathText`; undefined when `parseUrl` reads no host. */
-  private urlHost(text: unknown): number | undefined {
-    if (typeof text !== 'string') return undefined;
-    const end = plainUrlHostEnd(text);
-    if (end >= 0) {
-      // parseUrl's path: from the host's end to a `?` or `#`, or `/` when none follows the host.
-      if (end === text.length || text.charCodeAt(end) !== 47) { this.pathText = '/'; this.pathFrom = 0; this.pathTo = 1; }
-      else {
-        let to = text.indexOf('?', end);
-        const fragment = text.indexOf('#', end);
-        if (to < 0 || (fragment >= 0 && fragment < to)) to = fragment;
-        this.pathText = text; this.pathFrom = end; this.pathTo = to < 0 ? text.length : to;
-      }
-      return key(suffixHash(text, plainUrlHostStart(text), end, 0));
-    }
-    const url = parseUrl(text);
-    if (url === undefined) return undefined;
-    this.pathText = url.path; this.pathFrom = 0; this.pathTo = url.path.length;
-    return hostKey(url.host);
-  }
-
-  /** Looks up `host` with each path of `coveringPaths` (atom-index.ts) of the last URL's path, hashed in one pass. */
-  private lookCoveringPaths(host: number): void {
-    const text = this.pathText, from = this.pathFrom, to = this.pathTo;
+  /**
+   * Looks up `host` with each path of `coveringPaths` (atom-index.ts) of the last URL's path, hashed
+   * in one pass; returns the hash of the whole path (the last of them), as `url` indexes it.
+   */
+  private lookCoveringPaths(host: number): number {
+    const { text, from, to } = this.path;
     let h = PATH_SEED;
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
@@ -260,7 +239,9 @@ export class RuleKeys {
         if (i + 1 < to) this.look(repositoryKey(host, PATH_TAG, mix(h) | 0)); // and through it
       } else h = (Math.imul(h, HASH_BASE) + c) | 0;
     }
-    this.look(repositoryKey(host, PATH_TAG, mix(h) | 0));
+    const whole = mix(h) | 0;
+    this.look(repositoryKey(host, PATH_TAG, whole));
+    return whole;
   }
 
   /**
@@ -328,8 +309,8 @@ export class RuleKeys {
    * it up). Such a URL is covered only by an HTTP-kind source of the same origin whose path covers
    * its own (every request under that URL: looked up as `url` indexes it), or by one of its own
    * kind whose repository patterns cover its own (lint/atom-index.ts), and a pattern whose first
-   * segment is literal covers only patterns
-   * with that first segment: so the rule is keyed by host and the first segment of each pattern
+   * segment is literal covers only patterns with that first segment: so the rule is keyed by host
+   * and the first segment of each pattern
    * (`*` for one with a wildcard there, or for no patterns: any repository), and looks up its host
    * with `*` and with its first pattern's segment. Sources of one registry host whose patterns start
    * differently then share no key. Patterns that are not all ASCII strings, or none (`[]`, which
@@ -341,7 +322,7 @@ export class RuleKeys {
       let text: unknown = list[i];
       if (baseUrls) text = isObject(text) ? (text as JsonObject).baseUrl : undefined;
       if (typeof text !== 'string') continue;
-      const host = this.urlHost(text);
+      const host = readUrlKey(text, this.path);
       if (host === undefined) continue;
       this.index(host);
       if (segments === undefined) {
@@ -386,14 +367,8 @@ const plain: PlainIpv4 = { address: 0, prefix: 0 };
 
 /** A URL's host and path, as the HTTP-kind sources that may cover it are indexed. */
 const PATH_TAG = 0x1a2b3c4d;
+/** The seed of a path's hash (case-sensitive, as paths compare: `lookCoveringPaths`). */
 const PATH_SEED = 0x3c6ef372;
-
-/** The hash of a path (case-sensitive, as paths compare), as `lookCoveringPaths` hashes each covering path. */
-function pathHash(text: string, from: number, to: number): number {
-  let h = PATH_SEED;
-  for (let i = from; i < to; i++) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(i)) | 0;
-  return mix(h) | 0;
-}
 const OCI_TAG = 0x2b3c4d5e;
 const GIT_TAG = 0x6f7a8b9c;
 /** The first segment of a pattern with a wildcard there, or of no pattern (any repository). */
@@ -424,7 +399,7 @@ function repositoryKeysOf(patterns: unknown): RepositoryKeys {
   return { segments, first };
 }
 
-/** A key of a host (`urlHostKey`), a source shape and the hash of a pattern's first segment. */
+/** A key of a host (`readUrlKey`), a source shape and the hash of a pattern's first segment. */
 function repositoryKey(host: number, tag: number, segment: number): number {
   return key((Math.imul(host ^ tag, HASH_BASE) + segment) | 0);
 }
@@ -445,18 +420,45 @@ function firstSegmentHash(pattern: string): number | undefined {
   return h === STAR_SEGMENT ? STAR_SEGMENT + 1 : h;
 }
 
+/** Where a URL's path is: `text` from `from` to `to`. */
+interface PathSpan { text: string; from: number; to: number }
+
 /**
- * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none): a plain host
- * (`plainUrlHostEnd`) is hashed in place, anything else goes through parseUrl.
+ * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none), its path as
+ * parseUrl reads it left in `path`: a plain host (`plainUrlHostEnd`) is hashed in place and its
+ * path found in the text, anything else goes through parseUrl.
  */
-export function urlHostKey(text: string): number | undefined {
+function readUrlKey(text: string, path: PathSpan): number | undefined {
   const end = plainUrlHostEnd(text);
-  if (end >= 0) return key(suffixHash(text, plainUrlHostStart(text), end, 0));
-  const host = parseUrl(text)?.host;
-  return host === undefined ? undefined : hostKey(host);
+  if (end >= 0) {
+    // parseUrl's path: from the host's end to a `?` or `#`, or `/` when none follows the host.
+    if (end === text.length || text.charCodeAt(end) !== 47) { path.text = '/'; path.from = 0; path.to = 1; }
+    else {
+      let to = text.indexOf('?', end);
+      const fragment = text.indexOf('#', end);
+      if (to < 0 || (fragment >= 0 && fragment < to)) to = fragment;
+      path.text = text; path.from = end; path.to = to < 0 ? text.length : to;
+    }
+    return key(suffixHash(text, plainUrlHostStart(text), end, 0));
+  }
+  const url = parseUrl(text);
+  if (url === undefined) return undefined;
+  path.text = url.path; path.from = 0; path.to = url.path.length;
+  return hostKey(url.host);
 }
 
-/** The key of a host name as written (the reference urlHostKey is tested against). */
+/** The key of the host of a URL (`readUrlKey`). */
+export function urlHostKey(text: string): number | undefined {
+  return readUrlKey(text, { text: '', from: 0, to: 0 });
+}
+
+/** The path `readUrlKey` finds in a URL (undefined when it reads no host): parseUrl's, for its property test. */
+export function urlKeyPath(text: string): string | undefined {
+  const path: PathSpan = { text: '', from: 0, to: 0 };
+  return readUrlKey(text, path) === undefined ? undefined : path.text.slice(path.from, path.to);
+}
+
+/** The key of a host name as written (the reference `readUrlKey` is tested against). */
 export function hostKey(host: string): number {
   return key(suffixHash(host, 0, host.length, 0));
 }

@@ -155,15 +155,23 @@ export class KeyPass {
    */
   private count(): void {
     const ix = this.indexedKeys.list, lk = this.lookedKeys.list;
-    if (this.indexed === undefined || this.looked === undefined) {
-      // Sized by the keys the rules have (a rule may have several): sketches too small for them
-      // collide, and every collision makes a rule a candidate (and, in validateChunked, one kept).
-      this.indexed = new KeyCounts(Math.max(this.sketchSize, ix.length + this.presetKeys.length));
-      this.looked = new KeyCounts(Math.max(this.sketchSize, lk.length));
-      for (const k of this.presetKeys) this.indexed.add(k);
-    }
-    if (ix.length > this.countedIndexed) { this.indexed.addAll(ix.buffer, this.countedIndexed, ix.length); this.countedIndexed = ix.length; }
-    if (lk.length > this.countedLooked) { this.looked.addAll(lk.buffer, this.countedLooked, lk.length); this.countedLooked = lk.length; }
+    const { indexed, looked } = this.indexed === undefined || this.looked === undefined
+      ? this.sketches(this.sketchSize, ix.length, lk.length)
+      : { indexed: this.indexed, looked: this.looked };
+    if (ix.length > this.countedIndexed) { indexed.addAll(ix.buffer, this.countedIndexed, ix.length); this.countedIndexed = ix.length; }
+    if (lk.length > this.countedLooked) { looked.addAll(lk.buffer, this.countedLooked, lk.length); this.countedLooked = lk.length; }
+  }
+
+  /**
+   * Fresh sketches for `indexedKeys` and `lookedKeys` keys (at least `sketchSize` each), the presets'
+   * keys counted. Sized by the keys the rules have (a rule may have several): sketches too small for
+   * them collide, and every collision makes a rule a candidate (and, in validateChunked, one kept).
+   */
+  private sketches(sketchSize: number, indexedKeys: number, lookedKeys: number): { indexed: KeyCounts; looked: KeyCounts } {
+    const indexed = (this.indexed = new KeyCounts(Math.max(sketchSize, indexedKeys + this.presetKeys.length)));
+    const looked = (this.looked = new KeyCounts(Math.max(sketchSize, lookedKeys)));
+    for (const k of this.presetKeys) indexed.add(k);
+    return { indexed, looked };
   }
 
   /**
@@ -208,15 +216,13 @@ export class KeyPass {
   /** Counts again, in fresh sketches of `sketchSize`, the keys of the rules `kept` (and the presets'). */
   recount(kept: (e: number) => boolean, sketchSize: number): void {
     const { indexedKeys, lookedKeys } = this;
-    let indexedCount = this.presetKeys.length, lookedCount = 0;
+    let indexedCount = 0, lookedCount = 0;
     for (let e = 0; e + 1 < indexedKeys.start.length; e++) {
       if (!kept(e)) continue;
       indexedCount += indexedKeys.start[e + 1] - indexedKeys.start[e];
       lookedCount += lookedKeys.start[e + 1] - lookedKeys.start[e];
     }
-    const indexed = (this.indexed = new KeyCounts(Math.max(sketchSize, indexedCount)));
-    const looked = (this.looked = new KeyCounts(Math.max(sketchSize, lookedCount)));
-    for (const k of this.presetKeys) indexed.add(k);
+    const { indexed, looked } = this.sketches(sketchSize, indexedCount, lookedCount);
     for (let e = 0; e + 1 < indexedKeys.start.length; e++) {
       if (!kept(e)) continue;
       indexed.addAll(indexedKeys.list.buffer, indexedKeys.start[e], indexedKeys.start[e + 1]);

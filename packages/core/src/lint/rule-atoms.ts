@@ -221,11 +221,20 @@ function hostsCover(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** A prefix's network at `length` bits (version, length and the masked bytes), as text. */
-function networkText(c: ParsedCidr, length: number): string {
-  let text = `${c.version}/${length}`;
-  for (let i = 0, bits = length; bits > 0; i++, bits -= 8) text += `.${c.bytes[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff)}`;
-  return text;
+/**
+ * Bucket key of the network of the first `length` bits of a prefix: a number for IPv4 (length and
+ * masked address, no text to build and hash), text for IPv6. The two never collide.
+ */
+export function networkKey(cidr: ParsedCidr, length: number): number | string {
+  const b = cidr.bytes;
+  if (cidr.version === 4) {
+    const mask = length === 0 ? 0 : (0xffffffff << (32 - length)) >>> 0;
+    return length * 0x100000000 + ((((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) & mask) >>> 0);
+  }
+  let key = `${length}/`;
+  let bits = length;
+  for (let i = 0; bits > 0; i++, bits -= 8) key += `${b[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff)}.`;
+  return key;
 }
 
 /**
@@ -234,15 +243,12 @@ function networkText(c: ParsedCidr, length: number): string {
  */
 function cidrsCover(a: readonly ParsedCidr[], b: readonly ParsedCidr[]): boolean {
   if (a.length * b.length <= PAIRWISE_LIMIT) return b.every((c) => a.some((d) => cidrContains(d, c)));
-  const networks = new Set<string>();
-  const lengths = new Set<number>();
-  for (const d of a) { networks.add(networkText(d, d.prefix)); lengths.add(d.version * 1000 + d.prefix); }
+  const networks = new Set<number | string>();
+  const lengths = { 4: new Set<number>(), 6: new Set<number>() };
+  for (const d of a) { networks.add(networkKey(d, d.prefix)); lengths[d.version].add(d.prefix); }
   for (const c of b) {
     let inside = false;
-    for (const vl of lengths) {
-      const version = Math.floor(vl / 1000), length = vl % 1000;
-      if (version === c.version && length <= c.prefix && networks.has(networkText(c, length))) { inside = true; break; }
-    }
+    for (const length of lengths[c.version]) if (length <= c.prefix && networks.has(networkKey(c, length))) { inside = true; break; }
     if (!inside) return false;
   }
   return true;

@@ -9,7 +9,7 @@
  * exact rules only, so a finding never rests on a member the schema would reject.
  */
 import { isHostPattern } from '../formats/host-pattern';
-import { forgetParsedCidrs as forgetParsedIpCidrs, isIpv4OrPrefix, parseCidr, parsedCidr, type ParsedCidr } from '../formats/ip';
+import { isIpv4OrPrefix, parsedCidr, type ParsedCidr } from '../formats/ip';
 import { isRepositoryPattern } from '../formats/repository-pattern';
 import { isPolicyUrl, parseUrl, type ParsedUrl } from '../eval/url';
 import type { PresetCatalog, PresetEntry } from '../presets/catalog';
@@ -94,29 +94,13 @@ export interface ConnectionRead {
   exact: boolean;
 }
 
-/** Prefixes in `ipv4-or-prefix` format by text (`ip-or-prefix` ones are formats/ip.ts's `parsedCidr`). */
-let ipv4Memo = new Map<string, ParsedCidr | null>();
-
-/** Starts the memos of `cidrOf` afresh (validate/chunked.ts, after each batch; see formats/ip.ts). */
-export function forgetParsedCidrs(): void {
-  ipv4Memo = new Map();
-  forgetParsedIpCidrs();
-}
-
 /**
  * A CIDR in the format of its field (`ipv4-or-prefix` when `ipv4Only`, else `ip-or-prefix`), parsed;
- * undefined when the text is not in that format. Memoised (bounded): the schema's format check,
- * the reader and lint's walker all ask. The result is shared: never mutate it.
+ * undefined when the text is not in that format. Memoised (formats/ip.ts `parsedCidr`): the schema's
+ * format check, the reader and lint's walker all ask. The result is shared: never mutate it.
  */
 export function cidrOf(text: string, ipv4Only = false): ParsedCidr | undefined {
-  if (!ipv4Only) return parsedCidr(text);
-  let cidr = ipv4Memo.get(text);
-  if (cidr === undefined) {
-    cidr = isIpv4OrPrefix(text) ? parseCidr(text) ?? null : null;
-    if (ipv4Memo.size >= 25000) ipv4Memo.clear();
-    ipv4Memo.set(text, cidr);
-  }
-  return cidr ?? undefined;
+  return ipv4Only && !isIpv4OrPrefix(text) ? undefined : parsedCidr(text);
 }
 
 /** The string items of an array (the array itself when every item is one: callers never mutate it). */
