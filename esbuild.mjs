@@ -85,7 +85,9 @@ async function generateValidators() {
  * Ajv checks `uniqueItems` by comparing every pair of items when it cannot tell from the schema that
  * they are scalars (items behind a `$ref`): quadratic in the array (a source of 40,000 URLs took
  * seconds). Each such loop is replaced by core's `duplicatePair`, which finds the same pair in linear
- * time, so errors stay Ajv's (policy-validator.property.test.ts compares them with Ajv's own).
+ * time, so errors stay Ajv's (policy-validator.property.test.ts compares them with Ajv's own). The
+ * loop for items it knows to be strings (a plain object of indexes) becomes `duplicateStringPair`:
+ * the same pair, without interning each item as a property key, and a repeated `"__proto__"` found.
  */
 function linearUniqueItems(code) {
   const loop = /outer(\d+):for\(;(i\d+)--;\)\{for\((j\d+) = \2; \3--;\)\{if\(func0\((data\d*)\[\2\], \4\[\3\]\)\)\{([^]*?)break outer\1;\}\}\}/g;
@@ -95,7 +97,16 @@ function linearUniqueItems(code) {
     return `{const pair${n} = __duplicatePair(${data});if(pair${n} !== undefined){${i} = pair${n}[0];${j} = pair${n}[1];${body}}}`;
   });
   if (/outer\d+:for/.test(code)) throw new Error('a uniqueItems loop of Ajv was not recognised (has its generated code changed?)');
-  return replaced > 0 ? `import { duplicatePair as __duplicatePair } from "../json/duplicate-pair";\n${code}` : code;
+  // The loop for items known to be strings keeps indexes in a plain object (slow, and blind to `__proto__`).
+  const strings = /const (indices\d+) = \{\};for\(;(i\d+)--;\)\{let (item\d+) = (data\d*)\[\2\];if\(typeof \3 !== "string"\)\{continue;\}if\(typeof \1\[\3\] == "number"\)\{(j\d+) = \1\[\3\];([^]*?)break;\}\1\[\3\] = \2;\}/g;
+  let replacedStrings = 0;
+  code = code.replace(strings, (_m, indices, i, _item, data, j, body) => {
+    replacedStrings++;
+    return `const ${indices} = __duplicateStringPair(${data});if(${indices} !== undefined){${i} = ${indices}[0];${j} = ${indices}[1];${body}}`;
+  });
+  if (/const indices\d+ = \{\}/.test(code)) throw new Error('a uniqueItems loop of Ajv for strings was not recognised (has its generated code changed?)');
+  const helpers = [replaced > 0 && 'duplicatePair as __duplicatePair', replacedStrings > 0 && 'duplicateStringPair as __duplicateStringPair'].filter(Boolean);
+  return helpers.length > 0 ? `import { ${helpers.join(', ')} } from "../json/duplicate-pair";\n${code}` : code;
 }
 
 /** Ajv's standalone code as an ES module (its `require(...)`s of runtime helpers turned into imports). */

@@ -1,9 +1,9 @@
-// duplicatePair against the loop of Ajv's `uniqueItems` it replaces (every pair, from the end, with
-// Ajv's own `equal`): the same pair or none, on arrays of scalars, objects and arrays with repeats.
+// duplicatePair and duplicateStringPair against the loops of Ajv's `uniqueItems` they replace: the
+// same pair or none, on arrays of scalars, objects and arrays with repeats.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import equalModule from 'ajv/dist/runtime/equal.js';
-import { duplicatePair } from './duplicate-pair';
+import { duplicatePair, duplicateStringPair } from './duplicate-pair';
 
 const equal = ((equalModule as { default?: unknown }).default ?? equalModule) as (a: unknown, b: unknown) => boolean;
 
@@ -13,6 +13,22 @@ function ajvLoop(data: unknown[]): [number, number] | undefined {
   if (i > 1) {
     for (; i--;) {
       for (j = i; j--;) if (equal(data[i], data[j])) return [i, j];
+    }
+  }
+  return undefined;
+}
+
+/** Ajv's loop for items it knows to be strings, with a Map where Ajv keeps a plain object. */
+function ajvStringLoop(data: unknown[]): [number, number] | undefined {
+  let i = data.length;
+  if (i > 1) {
+    const indices = new Map<string, number>();
+    for (; i--;) {
+      const item = data[i];
+      if (typeof item !== 'string') continue;
+      const j = indices.get(item);
+      if (j !== undefined) return [i, j];
+      indices.set(item, i);
     }
   }
   return undefined;
@@ -42,6 +58,28 @@ describe('duplicatePair', () => {
     items.push(items[5]);
     const started = performance.now();
     expect(duplicatePair(items)).toEqual([100000, 5]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('duplicateStringPair', () => {
+  it('finds the pair Ajv\'s uniqueItems loop for strings finds (or none), short arrays and long', () => {
+    const item = fc.oneof(fc.constantFrom('a', 'b', 'A', '', '__proto__', 'constructor', 'toString', '10.0.0.0/8', 'fd00::/64'), fc.integer({ min: 0, max: 2 }), fc.constant(null));
+    fc.assert(fc.property(fc.array(item, { maxLength: 24 }), (items) => {
+      expect(duplicateStringPair(items)).toEqual(ajvStringLoop(items));
+    }), { numRuns: 3000 });
+  });
+
+  it('finds a repeated "__proto__", which the plain object of Ajv\'s loop cannot hold', () => {
+    expect(duplicateStringPair(['__proto__', 'x', '__proto__'])).toEqual([0, 2]);
+    expect(duplicateStringPair(['a', ...Array.from({ length: 20 }, (_, i) => `s${i}`), '__proto__', '__proto__'])).toEqual([21, 22]);
+  });
+
+  it('takes linear time on 100,000 items', () => {
+    const items = Array.from({ length: 100000 }, (_, i) => `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+    items.push(items[5]);
+    const started = performance.now();
+    expect(duplicateStringPair(items)).toEqual([5, 100000]);
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });

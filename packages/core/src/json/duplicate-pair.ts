@@ -7,6 +7,7 @@
  * function, which gives the very pair the loop finds (the last item equal to an earlier one, and
  * the last such earlier one), so errors and messages stay Ajv's. Scalars are grouped by value,
  * objects and arrays by `jsonHash` and then compared (key order ignored, as Ajv's `equal` does).
+ * `duplicateStringPair` does the same for the loop Ajv writes for items it knows to be strings.
  */
 import { jsonEquivalent, jsonHash } from './canonical';
 
@@ -40,4 +41,32 @@ export function duplicatePair(items: readonly unknown[]): [number, number] | und
     bucket.push(k);
   }
   return found;
+}
+
+/**
+ * The pair Ajv's `uniqueItems` loop for string items reports: from the end of the array, the first
+ * string that appears again later, and that later index (`[i, j]` with `i < j`); items that are not
+ * strings are skipped (their type error is reported on its own). Ajv's loop keeps the indexes in a
+ * plain object (`{}`): interning every item as a property key, and blind to a repeated
+ * `"__proto__"`, which sets the object's prototype instead. This finds that pair too.
+ */
+export function duplicateStringPair(items: readonly unknown[]): [number, number] | undefined {
+  const n = items.length;
+  if (n <= 8) {
+    for (let i = n - 1; i-- > 0;) {
+      const a = items[i];
+      if (typeof a !== 'string') continue;
+      for (let j = i + 1; j < n; j++) if (items[j] === a) return [i, j];
+    }
+    return undefined;
+  }
+  const lowest = new Map<string, number>();
+  for (let i = n; i--;) {
+    const a = items[i];
+    if (typeof a !== 'string') continue;
+    const j = lowest.get(a);
+    if (j !== undefined) return [i, j];
+    lowest.set(a, i);
+  }
+  return undefined;
 }

@@ -54,6 +54,7 @@ const failing: Case[] = [
   { name: 'invalid-purl-namespace', text: src('{"apt": {"urls": ["https://a.example"], "purlNamespace": "Debian"}}'), expected: [{ code: 'invalid-purl-namespace', pointer: '/sources/0/apt/purlNamespace', covers: '"Debian"' }] },
   { name: 'empty-array', text: src('{"npm": {"urls": []}}'), expected: [{ code: 'empty-array', pointer: '/sources/0/npm/urls', covers: '[]' }] },
   { name: 'duplicate-item points at the later item', text: '{"presets": ["npm", "pypi", "npm"]}', expected: [{ code: 'duplicate-item', pointer: '/presets/2', covers: '"npm"' }] },
+  { name: 'duplicate-item of a repeated "__proto__" (which Ajv\'s own loop misses)', text: '{"sources": [{"git": {"repositoryPatterns": ["__proto__", "a/*", "__proto__"], "https": [{"baseUrl": "https://g.example"}]}}]}', expected: [{ code: 'duplicate-item', pointer: '/sources/0/git/repositoryPatterns/2', covers: '"__proto__"' }] },
   { name: 'missing-target tls', text: conn('{"tls": {"ports": [443]}}'), expected: [{ code: 'missing-target', pointer: '/connections/0/tls', covers: '"tls"' }] },
   { name: 'missing-target tcp', text: conn('{"tcp": {"ports": [22]}}'), expected: [{ code: 'missing-target', pointer: '/connections/0/tcp', covers: '"tcp"' }] },
   { name: 'missing-target git', text: src('{"git": {"repositoryPatterns": ["a/b"]}}'), expected: [{ code: 'missing-target', pointer: '/sources/0/git', covers: '"git"' }] },
