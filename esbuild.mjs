@@ -1,6 +1,7 @@
 // One build for every package: generates the precompiled (standalone) Ajv validators, then bundles.
 // Run by `npm ci` (prepare), `npm run build`, `npm test` and `npm run bench`.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -271,11 +272,17 @@ async function cliBundle() {
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   };
-  // The entry: `import('./commands/NAME')` becomes `require('./commands/NAME.js')` of that bundle.
+  // The entry: `import('./commands/NAME')` becomes `loadCommandBundle('NAME')` (packages/cli/src/
+  // code-cache.ts): that bundle, loaded with its V8 code cache (scripts/code-cache.cjs) when it has one.
   const commandsOutside = {
     name: 'commands-outside',
     setup(b) {
-      b.onResolve({ filter: /^\.\/commands\/[a-z-]+$/ }, (args) => ({ path: `${args.path}.js`, external: true }));
+      b.onResolve({ filter: /^\.\/commands\/[a-z-]+$/ }, (args) => ({ path: args.path.slice('./commands/'.length), namespace: 'command-bundle' }));
+      b.onLoad({ filter: /.*/, namespace: 'command-bundle' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`${root}packages/cli/src/code-cache.ts`)}).loadCommandBundle(${JSON.stringify(args.path)});`,
+        loader: 'js',
+        resolveDir: `${root}packages/cli/src`,
+      }));
     },
   };
   const results = await Promise.all([
@@ -297,6 +304,18 @@ async function cliBundle() {
     }
   };
   sweep(outdir);
+  codeCaches();
+}
+
+/**
+ * The V8 code cache of the commands a CI job runs (packages/cli/src/code-cache.ts), made by
+ * scripts/code-cache.cjs in a process of its own (the V8 flags of a command's run). `sweep` has
+ * removed the caches of the previous build. Without a cache a command still runs, only its start
+ * is slower: a failure here is a warning (code-cache.test.ts fails on it).
+ */
+function codeCaches() {
+  const r = spawnSync(process.execPath, [`${root}scripts/code-cache.cjs`, 'check', 'explain', 'suggest', 'test', 'diff'], { encoding: 'utf8' });
+  if (r.status !== 0) console.warn(`warning: no V8 code cache for the CLI commands: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim()}`);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `netpolicy`: dispatches to one command module; each command is loaded only when used. The build
- * (esbuild.mjs) splits the CLI into chunks along these dynamic imports, so this entry statically
- * imports only what every run needs (io, escape, version): `--version` and `--help` load no core.
+ * (esbuild.mjs) bundles each command on its own along these dynamic imports, and loads a bundle
+ * with the V8 code cache made when it was built (code-cache.ts), so this entry statically imports
+ * only what every run needs (io, escape, version, the loader): `--version` and `--help` load no core.
  */
 import { EXIT, UsageError, exitWhenSettled, guardStandardStreams, internalError, type Io } from './io';
 import { realpathSync } from 'node:fs';
@@ -23,6 +24,8 @@ const commands: Record<string, { summary: string; load: () => Promise<{ command:
 };
 
 export { VERSION } from './version';
+/** For scripts/code-cache.cjs (the build) and the tests: how a command's bundle is loaded with its code cache. */
+export { codeCacheFile, commandBundle, compileBundle, encodeCodeCache, loadBundle, readBundle, runBundle } from './code-cache';
 import { VERSION } from './version';
 
 function help(): string {
