@@ -14,7 +14,7 @@
  * `loadCommandBundle('NAME')` in the build: esbuild.mjs, `commandsOutside`). A bundle loaded from
  * its cache has no dynamic `import()` (scripts/code-cache.cjs makes no cache for one that has).
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,14 +57,32 @@ export function readBundle(bundle: string): { source: string; stats: Stats } {
   }
 }
 
-/** V8's data of `bundle`'s cache when the cache file says it was made from this very file by this Node. */
-function readCodeCache(bundle: string, stats: Stats): Buffer | 'absent' | 'stale' {
-  let file: Buffer;
+/** A cache file is a few hundred KB; anything far larger is not one. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The cache file of `bundle`: its bytes, `absent`, or `stale` when it is no regular file of a
+ * sane size. Opened without blocking: a FIFO put in its place must not hang the command.
+ */
+function readCodeCacheFile(bundle: string): Buffer | 'absent' | 'stale' {
+  let fd: number;
   try {
-    file = readFileSync(codeCacheFile(bundle));
+    fd = openSync(codeCacheFile(bundle), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return 'absent';
   }
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() && stats.size <= MAX_CACHE_BYTES ? readFileSync(fd) : 'stale';
+  } catch {
+    return 'stale';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** V8's data in a cache file when its header says it was made from this very bundle file by this Node. */
+function cachedDataOf(file: Buffer, stats: Stats): Buffer | 'stale' {
   const end = file.indexOf(10);
   if (end < 0 || end > 512) return 'stale';
   let header: Partial<CacheHeader>;
@@ -101,9 +119,10 @@ export function runBundle(script: Script, bundle: string): unknown {
 export function loadBundle(bundle: string): { exports: unknown; cache: CodeCacheUse } {
   // Without a cache, Node's own loader (which also gives the bundle a working dynamic `import()`:
   // `fetch` imports the CycloneDX library so, and a script compiled here would have none).
-  if (!existsSync(codeCacheFile(bundle))) return { exports: createRequire(bundle)(bundle), cache: 'absent' };
+  const file = readCodeCacheFile(bundle);
+  if (file === 'absent') return { exports: createRequire(bundle)(bundle), cache: 'absent' };
   const { source, stats } = readBundle(bundle);
-  const cached = readCodeCache(bundle, stats);
+  const cached = file === 'stale' ? file : cachedDataOf(file, stats);
   const script = compileBundle(bundle, source, typeof cached === 'string' ? undefined : cached);
   const cache: CodeCacheUse = typeof cached === 'string' ? cached : script.cachedDataRejected === true ? 'rejected' : 'used';
   return { exports: runBundle(script, bundle), cache };

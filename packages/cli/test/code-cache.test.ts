@@ -113,6 +113,16 @@ describe('the code cache of the command bundles', () => {
     expect(r2.cache).toBe('rejected');
     expect(r2.stdout).toBe(used.stdout);
 
+    // A FIFO (opened without blocking: no writer must not hang the command) or a folder in its place.
+    const fifo = copyOfCheck('fifo', false);
+    expect(spawnSync('mkfifo', [`${fifo}.v8cache`]).status).toBe(0);
+    const r3 = load(fifo);
+    expect(r3.cache).toBe('stale');
+    expect(r3.stdout).toBe(used.stdout);
+    const folder = copyOfCheck('folder', false);
+    mkdirSync(`${folder}.v8cache`);
+    expect(load(folder).cache).toBe('stale');
+
     for (const text of ['', 'not json\n', '{"magic":1}\n', 'x'.repeat(2000)]) {
       const bundle = copyOfCheck(`bad-header-${text.length}-${text.slice(0, 3).replace(/\W/g, '')}`, false);
       writeFileSync(`${bundle}.v8cache`, text);
