@@ -308,13 +308,13 @@ async function cliBundle() {
 }
 
 /**
- * The V8 code cache of the commands a CI job runs (packages/cli/src/code-cache.ts), made by
- * scripts/code-cache.cjs in a process of its own (the V8 flags of a command's run). `sweep` has
+ * The V8 code cache of the commands a CI job runs (check, explain, suggest, test, diff: the
+ * warm-up runs of scripts/code-cache.cjs; packages/cli/src/code-cache.ts loads them), made in a process of its own (the V8 flags of a command's run). `sweep` has
  * removed the caches of the previous build. Without a cache a command still runs, only its start
  * is slower: a failure here is a warning (code-cache.test.ts fails on it).
  */
 function codeCaches() {
-  const r = spawnSync(process.execPath, [`${root}scripts/code-cache.cjs`, 'check', 'explain', 'suggest', 'test', 'diff'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [`${root}scripts/code-cache.cjs`], { encoding: 'utf8' });
   if (r.status !== 0) console.warn(`warning: no V8 code cache for the CLI commands: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim()}`);
 }
 

@@ -2,7 +2,7 @@
 // Run by esbuild.mjs after it bundles the CLI, in a process of its own started as `netpolicy NAME`
 // starts (the same V8 flags: `tierUpLater`), so that V8 accepts the cache when the CLI runs.
 //
-//   node scripts/code-cache.cjs NAME...
+//   node scripts/code-cache.cjs [NAME...]     (default: every command of WARM_UPS)
 //
 // Each bundle is compiled and run as the CLI loads it (packages/cli/src/code-cache.ts), then its
 // command runs on the repository's fixtures with its output discarded, so that the cache holds the
@@ -32,7 +32,7 @@ const WARM_UPS = {
 };
 
 async function main(names) {
-  if (names.length === 0) throw new Error('usage: node scripts/code-cache.cjs NAME...');
+  if (names.length === 0) names = Object.keys(WARM_UPS);
   entry.tierUpLater(process.versions.v8);
   const quiet = { write: () => true };
   const io = { stdout: quiet, stderr: quiet, env: {}, cwd: root };
