@@ -309,9 +309,10 @@ async function cliBundle() {
 
 /**
  * The V8 code cache of the commands a CI job runs (check, explain, suggest, test, diff: the
- * warm-up runs of scripts/code-cache.cjs; packages/cli/src/code-cache.ts loads them), made in a process of its own (the V8 flags of a command's run). `sweep` has
- * removed the caches of the previous build. Without a cache a command still runs, only its start
- * is slower: a failure here is a warning (code-cache.test.ts fails on it).
+ * warm-up runs of scripts/code-cache.cjs; packages/cli/src/code-cache.ts loads them), made in a
+ * process of its own (the V8 flags of a command's run). `sweep` has removed the caches of the
+ * previous build. Without a cache a command still runs, only its start is slower: a failure here
+ * is a warning (code-cache.test.ts fails on it).
  */
 function codeCaches() {
   const r = spawnSync(process.execPath, [`${root}scripts/code-cache.cjs`], { encoding: 'utf8' });

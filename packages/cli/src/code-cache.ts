@@ -117,15 +117,25 @@ export function runBundle(script: Script, bundle: string): unknown {
 
 /** Loads a bundle, with its code cache when that cache is the bundle's; says what became of the cache. */
 export function loadBundle(bundle: string): { exports: unknown; cache: CodeCacheUse } {
-  // Without a cache, Node's own loader (which also gives the bundle a working dynamic `import()`:
-  // `fetch` imports the CycloneDX library so, and a script compiled here would have none).
   const file = readCodeCacheFile(bundle);
-  if (file === 'absent') return { exports: createRequire(bundle)(bundle), cache: 'absent' };
-  const { source, stats } = readBundle(bundle);
-  const cached = file === 'stale' ? file : cachedDataOf(file, stats);
-  const script = compileBundle(bundle, source, typeof cached === 'string' ? undefined : cached);
-  const cache: CodeCacheUse = typeof cached === 'string' ? cached : script.cachedDataRejected === true ? 'rejected' : 'used';
-  return { exports: runBundle(script, bundle), cache };
+  if (file !== 'absent' && file !== 'stale') {
+    const { source, stats } = readBundle(bundle);
+    const cachedData = cachedDataOf(file, stats);
+    if (cachedData !== 'stale') {
+      const script = compileBundle(bundle, source, cachedData);
+      return { exports: runBundle(script, bundle), cache: script.cachedDataRejected === true ? 'rejected' : 'used' };
+    }
+    return { exports: requireBundle(bundle), cache: 'stale' };
+  }
+  return { exports: requireBundle(bundle), cache: file };
+}
+
+/**
+ * A bundle without a usable cache, through Node's own loader (which also gives it a working
+ * dynamic `import()`: `fetch` imports the CycloneDX library so, and a script compiled here has none).
+ */
+function requireBundle(bundle: string): unknown {
+  return createRequire(bundle)(bundle);
 }
 
 /** The bundle of command `name` beside the entry bundle (`dist/commands/NAME.js`). */
