@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { PROJECT_CONFIG_FILE, parseProjectConfig } from '@netpolicy/core';
 import { POLICY_LANGUAGES, languageFor } from './languages';
-import { registerCommands } from './commands';
+import { registerCommands, type Platform } from './commands';
 import { log, outputChannel } from './output';
 import { ExplainPanel } from './explain-panel';
 
@@ -72,7 +72,29 @@ class LanguageAssigner {
   }
 }
 
-export async function activateWith(context: vscode.ExtensionContext, createClient: ClientFactory): Promise<NetpolicyApi> {
+/** `netpolicy/workspaceTrust` (client -> server notification): the folder was trusted or not. */
+const WORKSPACE_TRUST_METHOD = 'netpolicy/workspaceTrust';
+
+const RESTRICTED_TOOLTIP = 'Restricted Mode: this folder is not trusted. netpolicy checks policy files, but reads no trace, no preset catalog and no path named by netpolicy.config.json, and Fetch Job Trace is off. Click to manage workspace trust.';
+
+/** The status bar item shown with a policy editor: says once what Restricted Mode turns off. */
+function trustStatus(context: vscode.ExtensionContext): void {
+  const item = vscode.window.createStatusBarItem('netpolicy.status', vscode.StatusBarAlignment.Right, 100);
+  item.name = 'netpolicy';
+  const update = () => {
+    const trusted = vscode.workspace.isTrusted;
+    item.text = trusted ? '$(shield) netpolicy' : '$(workspace-untrusted) netpolicy: restricted';
+    item.tooltip = trusted ? 'netpolicy: traces, preset catalogs and Fetch Job Trace are available (trusted folder).' : RESTRICTED_TOOLTIP;
+    item.command = trusted ? 'netpolicy.showOutput' : 'workbench.trust.manage';
+    const doc = vscode.window.activeTextEditor?.document;
+    if (doc && POLICY_LANGUAGES.includes(doc.languageId)) item.show();
+    else item.hide();
+  };
+  update();
+  context.subscriptions.push(item, vscode.window.onDidChangeActiveTextEditor(update), vscode.workspace.onDidGrantWorkspaceTrust(update), vscode.workspace.onDidOpenTextDocument(() => update()));
+}
+
+export async function activateWith(context: vscode.ExtensionContext, createClient: ClientFactory, platform: Platform = {}): Promise<NetpolicyApi> {
   const activatedAt = Date.now();
   const channel = outputChannel();
   context.subscriptions.push(channel);
@@ -103,7 +125,13 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     documentSelector: POLICY_LANGUAGES.map((language) => ({ language })),
     outputChannel: channel,
     markdown: { isTrusted: false, supportHtml: false },
+    // Untrusted: the server reads no trace, catalog or path named by netpolicy.config.json.
+    initializationOptions: () => ({ workspaceTrusted: vscode.workspace.isTrusted }),
   };
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    void client?.sendNotification(WORKSPACE_TRUST_METHOD, { trusted: true }).catch(() => undefined);
+  }));
+  trustStatus(context);
 
   let starting: Promise<void> | undefined;
   function startClient(): Promise<void> {
@@ -140,7 +168,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     }),
     { dispose: () => void stopClient() },
   );
-  registerCommands(context);
+  registerCommands(context, platform);
 
   await assigner.refresh();
   // The server starts with the first policy document (a workspace of other JSON costs nothing).

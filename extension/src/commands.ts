@@ -8,10 +8,17 @@ import { NetpolicyClient } from '@netpolicy/client';
 import { ExplainPanel } from './explain-panel';
 import { buildReport } from './report';
 import { POLICY_LANGUAGES } from './languages';
-import { describeFetchError, rememberJob, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
+import { confinedSegments, describeFetchError, isInside, rememberJob, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
+import { LEGACY_TOKEN_KEY, describeScope, legacyTokenOrigin, originOf, scopeOf, tokenKey, withOrigin, withoutOrigin } from './token-origin';
 import { log } from './output';
 
-const TOKEN_KEY = 'netpolicy.apiToken';
+/** What only some hosts of the extension can do (the desktop has a file system with links). */
+export interface Platform {
+  /** The real path of a local file path, links resolved (of its nearest existing parent when it does not exist yet). */
+  realPath?(fsPath: string): Promise<string | undefined>;
+}
+
+const TOKEN_ORIGINS_KEY = 'netpolicy.tokenOrigins';
 const RECENT_JOBS_KEY = 'netpolicy.recentJobs';
 const RECENT_TRACES_KEY = 'netpolicy.recentTraces';
 
@@ -92,10 +99,11 @@ class CancelledError extends Error {}
 export async function explainTraceCommand(context: vscode.ExtensionContext, traceArg?: unknown, policyArg?: unknown): Promise<ExplainPanel | undefined> {
   const policy = policyArg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(policyArg) : await pickPolicy();
   if (!policy) return undefined;
-  const traceUri = await pickTrace(context, traceArg, `netpolicy: explain a trace against ${relative(policy.uri)}`);
-  if (!traceUri) return undefined;
+  // The policy's errors first: no trace is asked for that could not be explained.
   const doc = usablePolicy(policy);
   if (!doc) return undefined;
+  const traceUri = await pickTrace(context, traceArg, `netpolicy: explain a trace against ${relative(policy.uri)}`);
+  if (!traceUri) return undefined;
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: explaining ${relative(traceUri)}`, cancellable: true }, async (_progress, token) => {
     try {
       const text = await readText(traceUri);
@@ -149,22 +157,97 @@ async function useTraceCommand(context: vscode.ExtensionContext, traceArg?: unkn
   void vscode.window.showInformationMessage(`netpolicy: policies in this workspace are now edited against ${path} (setting netpolicy.traces).`);
 }
 
-async function setTokenCommand(context: vscode.ExtensionContext): Promise<void> {
+/** The service's origin from `netpolicy.baseUrl`, with where that value came from. */
+function serviceOrigin(): { origin: string; baseUrl: string; where: string } | { problem: string } {
+  const config = vscode.workspace.getConfiguration('netpolicy');
+  const baseUrl = (config.get<string>('baseUrl') ?? '').trim();
+  const o = originOf(baseUrl);
+  if (o.problem !== undefined) return { problem: o.problem };
+  return { origin: o.origin, baseUrl, where: describeScope(scopeOf(config.inspect<string>('baseUrl'))) };
+}
+
+/**
+ * A token of an earlier version (stored for no origin) is bound once to the origin of the user's
+ * own netpolicy.baseUrl (user settings, never a workspace's), else dropped: it is asked for again,
+ * naming the origin.
+ */
+async function migrateLegacyToken(context: vscode.ExtensionContext): Promise<void> {
+  const legacy = await context.secrets.get(LEGACY_TOKEN_KEY);
+  if (legacy === undefined) return;
+  const origin = legacyTokenOrigin(vscode.workspace.getConfiguration('netpolicy').inspect<string>('baseUrl'));
+  if (origin && (await context.secrets.get(tokenKey(origin))) === undefined) {
+    await context.secrets.store(tokenKey(origin), legacy);
+    await context.globalState.update(TOKEN_ORIGINS_KEY, withOrigin(context.globalState.get<unknown[]>(TOKEN_ORIGINS_KEY, []), origin));
+    log(`the stored API token is now bound to ${origin} (the origin of netpolicy.baseUrl in your user settings)`);
+  } else {
+    log('the stored API token was entered for no particular origin and is no longer used; set it again for the service you use');
+  }
+  await context.secrets.delete(LEGACY_TOKEN_KEY);
+}
+
+async function tokenFor(context: vscode.ExtensionContext, origin: string): Promise<string | undefined> {
+  await migrateLegacyToken(context);
+  return context.secrets.get(tokenKey(origin));
+}
+
+/** Asks for the token of `origin` (the prompt names it and where that origin was chosen) and stores it for that origin only. */
+async function askToken(context: vscode.ExtensionContext, origin: string, where: string): Promise<string | undefined> {
   const token = await vscode.window.showInputBox({
-    title: 'netpolicy: API token of the job provenance service',
-    prompt: 'Kept in VS Code\'s secret storage; sent only to netpolicy.baseUrl.',
+    title: `netpolicy: API token for ${origin}`,
+    prompt: `Sent only to ${origin} (netpolicy.baseUrl, ${where}). Kept in VS Code's secret storage for this origin alone.`,
     password: true,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' ? 'Enter the token' : /\s/.test(v.trim()) ? 'A token has no whitespace' : undefined),
   });
-  if (token === undefined) return;
-  await context.secrets.store(TOKEN_KEY, token.trim());
-  void vscode.window.showInformationMessage('netpolicy: API token saved in the secret storage.');
+  if (token === undefined) return undefined;
+  await context.secrets.store(tokenKey(origin), token.trim());
+  await context.globalState.update(TOKEN_ORIGINS_KEY, withOrigin(context.globalState.get<unknown[]>(TOKEN_ORIGINS_KEY, []), origin));
+  void vscode.window.showInformationMessage(`netpolicy: API token saved for ${origin}; it is sent to no other origin.`);
+  return token.trim();
+}
+
+async function setTokenCommand(context: vscode.ExtensionContext): Promise<void> {
+  const service = serviceOrigin();
+  if ('problem' in service) {
+    const a = await vscode.window.showWarningMessage(`netpolicy: ${service.problem}. A token is stored for the origin of netpolicy.baseUrl: set it first.`, 'Open Settings');
+    if (a) await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
+    return;
+  }
+  await migrateLegacyToken(context);
+  await askToken(context, service.origin, service.where);
 }
 
 async function signOutCommand(context: vscode.ExtensionContext): Promise<void> {
-  await context.secrets.delete(TOKEN_KEY);
-  void vscode.window.showInformationMessage('netpolicy: signed out (API token removed).');
+  const origins = context.globalState.get<unknown[]>(TOKEN_ORIGINS_KEY, []).filter((o): o is string => typeof o === 'string');
+  await context.secrets.delete(LEGACY_TOKEN_KEY);
+  if (origins.length === 0) {
+    void vscode.window.showInformationMessage('netpolicy: no API token is stored.');
+    return;
+  }
+  const all = 'Every origin';
+  const picked = origins.length === 1 ? origins[0] : await vscode.window.showQuickPick([...origins, all], { title: 'netpolicy: remove the API token of which service?' });
+  if (!picked) return;
+  const removed = picked === all ? origins : [picked];
+  let left: string[] = origins;
+  for (const origin of removed) {
+    await context.secrets.delete(tokenKey(origin));
+    left = withoutOrigin(left, origin);
+  }
+  await context.globalState.update(TOKEN_ORIGINS_KEY, left);
+  void vscode.window.showInformationMessage(`netpolicy: signed out of ${removed.join(', ')} (API token removed).`);
+}
+
+/** The file a fetched trace is written to: inside the workspace folder, links included, or a message why not. */
+async function traceTarget(folder: vscode.WorkspaceFolder, job: JobRef, platform: Platform): Promise<vscode.Uri | string> {
+  const setting = vscode.workspace.getConfiguration('netpolicy').get<string>('traceFolder') || '.netpolicy/traces';
+  const confined = confinedSegments(traceFileName(typeof setting === 'string' ? setting : '.netpolicy/traces', job));
+  if (confined.problem !== undefined) return `netpolicy.traceFolder: ${confined.problem}; fetched traces are saved inside the workspace folder only.`;
+  const target = vscode.Uri.joinPath(folder.uri, ...confined.segments);
+  if (platform.realPath && folder.uri.scheme === 'file') {
+    const [root, real] = await Promise.all([platform.realPath(folder.uri.fsPath), platform.realPath(target.fsPath)]);
+    if (!root || !real || !isInside(root, real)) return `netpolicy.traceFolder leads outside the workspace folder through a symbolic link (${real ?? 'unresolved'}); fetched traces are saved inside the workspace folder only.`;
+  }
+  return target;
 }
 
 async function askJob(context: vscode.ExtensionContext): Promise<JobRef | undefined> {
@@ -186,14 +269,19 @@ async function askJob(context: vscode.ExtensionContext): Promise<JobRef | undefi
   return { repository: repository.trim(), jobId: jobId.trim() };
 }
 
-async function fetchTraceCommand(context: vscode.ExtensionContext, jobArg?: JobRef): Promise<vscode.Uri | undefined> {
-  const config = vscode.workspace.getConfiguration('netpolicy');
-  const baseUrl = (config.get<string>('baseUrl') ?? '').trim();
-  if (!baseUrl) {
-    const a = await vscode.window.showWarningMessage('netpolicy: set netpolicy.baseUrl (the job provenance service) first.', 'Open Settings');
+async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Platform, jobArg?: JobRef): Promise<vscode.Uri | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    const a = await vscode.window.showWarningMessage('netpolicy: Fetch Job Trace is off in Restricted Mode: this folder is not trusted, so nothing is sent to a service or written from one. Trust the folder to fetch traces.', 'Manage Workspace Trust');
+    if (a) await vscode.commands.executeCommand('workbench.trust.manage');
+    return undefined;
+  }
+  const service = serviceOrigin();
+  if ('problem' in service) {
+    const a = await vscode.window.showWarningMessage(`netpolicy: ${service.problem}; set netpolicy.baseUrl (the job provenance service) first.`, 'Open Settings');
     if (a) await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
     return undefined;
   }
+  const { baseUrl, origin } = service;
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
     void vscode.window.showWarningMessage('netpolicy: open a folder first; fetched traces are saved into the workspace.');
@@ -201,8 +289,26 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, jobArg?: JobR
   }
   const job = jobArg && typeof jobArg.repository === 'string' && typeof jobArg.jobId === 'string' ? jobArg : await askJob(context);
   if (!job) return undefined;
-  const token = await context.secrets.get(TOKEN_KEY);
-  const target = vscode.Uri.joinPath(folder.uri, traceFileName(config.get<string>('traceFolder') || '.netpolicy/traces', job));
+  const target = await traceTarget(folder, job, platform);
+  if (typeof target === 'string') {
+    void vscode.window.showErrorMessage(target, 'Open Settings').then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.traceFolder'));
+    return undefined;
+  }
+  let token = await tokenFor(context, origin);
+  const others = context.globalState.get<unknown[]>(TOKEN_ORIGINS_KEY, []).filter((o) => o !== origin);
+  if (token === undefined && others.length > 0) {
+    // A token is only ever the one entered for this very origin: a workspace naming another
+    // origin gets no token of another service, and is asked for one in words that show the origin.
+    // (With no token stored anywhere, the fetch goes without one, as before: a 401 offers to set one.)
+    const enter = `Enter Token for ${origin}`;
+    const without = 'Fetch Without Token';
+    const a = await vscode.window.showWarningMessage(`netpolicy: no API token is stored for ${origin} (netpolicy.baseUrl, ${service.where}). Tokens entered for other origins are never sent there.`, { modal: true }, enter, without);
+    if (a === undefined) return undefined;
+    if (a === enter) {
+      token = await askToken(context, origin, service.where);
+      if (token === undefined) return undefined;
+    }
+  }
   const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: fetching the trace of ${job.repository} #${job.jobId}`, cancellable: true }, async (progress, cancel) => {
     const abort = new AbortController();
     const sub = cancel.onCancellationRequested(() => abort.abort());
@@ -246,13 +352,13 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, jobArg?: JobR
   return saved;
 }
 
-export function registerCommands(context: vscode.ExtensionContext): void {
+export function registerCommands(context: vscode.ExtensionContext, platform: Platform = {}): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('netpolicy.explainTrace', (trace?: unknown, policy?: unknown) => explainTraceCommand(context, trace, policy)),
     vscode.commands.registerCommand('netpolicy.suggestPolicy', (trace?: unknown) => suggestPolicyCommand(context, trace)),
     vscode.commands.registerCommand('netpolicy.useTrace', (trace?: unknown) => useTraceCommand(context, trace)),
     vscode.commands.registerCommand('netpolicy.setToken', () => setTokenCommand(context)),
     vscode.commands.registerCommand('netpolicy.signOut', () => signOutCommand(context)),
-    vscode.commands.registerCommand('netpolicy.fetchTrace', (job?: JobRef) => fetchTraceCommand(context, job)),
+    vscode.commands.registerCommand('netpolicy.fetchTrace', (job?: JobRef) => fetchTraceCommand(context, platform, job)),
   );
 }

@@ -30,6 +30,34 @@ export function traceFileName(folder: string, job: JobRef): string {
   return `${folder.replace(/\/+$/, '')}/${safe(job.repository)}-${safe(job.jobId)}.json`;
 }
 
+/**
+ * A path from a setting, as segments below the workspace folder, or why it leaves the folder.
+ * Files the extension writes stay inside the workspace: an absolute path, a drive letter, a `~`
+ * or `..` segments that climb above the folder are refused (symbolic links are checked where
+ * there is a file system that has them: `insideRealFolder`).
+ */
+export function confinedSegments(path: string): { segments: string[]; problem?: undefined } | { segments?: undefined; problem: string } {
+  const text = path.trim();
+  if (text === '') return { segments: [] };
+  if (/^[\\/]/.test(text) || /^[A-Za-z]:/.test(text) || /^~/.test(text)) return { problem: `"${text}" is not a path inside the workspace folder` };
+  if (/[\u0000-\u001f\u007f]/.test(text)) return { problem: 'the path has control characters' };
+  const segments: string[] = [];
+  for (const seg of text.split(/[\\/]+/)) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (segments.length === 0) return { problem: `"${text}" leads outside the workspace folder` };
+      segments.pop();
+    } else segments.push(seg);
+  }
+  return { segments };
+}
+
+/** Whether `path` (already resolved through symbolic links) is `root` or below it. */
+export function isInside(root: string, path: string): boolean {
+  const r = root.replace(/[\\/]+$/, '');
+  return path === r || path.startsWith(`${r}/`) || path.startsWith(`${r}\\`);
+}
+
 export interface FetchFailure {
   message: string;
   /** A button offered with the message. */

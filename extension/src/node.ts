@@ -1,5 +1,7 @@
 /** Desktop entry: the bundled server (dist/server.js) runs in a Node process, spoken to over IPC. */
 import type * as vscode from 'vscode';
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
 import { activateWith, deactivateClient, type NetpolicyApi } from './activate';
 
@@ -12,7 +14,25 @@ export function activate(context: vscode.ExtensionContext): Promise<NetpolicyApi
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
     };
     return new LanguageClient('netpolicy', 'netpolicy', serverOptions, clientOptions);
-  });
+  }, { realPath });
+}
+
+/**
+ * The real path of `path`, or of its nearest existing parent joined with the rest (a file about to
+ * be written); undefined when a part of it is a link that does not resolve.
+ */
+async function realPath(path: string): Promise<string | undefined> {
+  let rest = '';
+  for (let p = path; ; p = dirname(p)) {
+    try {
+      const real = await realpath(p);
+      return rest ? `${real.replace(/\/+$/, '')}/${rest}` : real;
+    } catch {
+      // A name that exists but does not resolve (a dangling or looping link) could lead anywhere once written through.
+      if (dirname(p) === p || (await lstat(p).then(() => true, () => false))) return undefined;
+      rest = rest ? `${p.slice(dirname(p).length).replace(/^\//, '')}/${rest}` : p.slice(dirname(p).length).replace(/^\//, '');
+    }
+  }
 }
 
 export function deactivate(): Promise<void> {
