@@ -1,5 +1,6 @@
 // The precompiled policy validator is generated from the schema with its `$ref`s inlined
-// (esbuild.mjs, inlineLocalRefs). The reference: Ajv compiling the schema as written, with the same
+// (esbuild.mjs, inlineLocalRefs). The reference: Ajv compiling the schema as written (as netpolicy
+// uses it: core's policySchema, without the published list of built-in preset names), with the same
 // options and formats. Same verdict and the same errors in the same order (keyword, instance path,
 // params, message, and whether the error is under an `anyOf`, the one thing schema-errors.ts reads
 // of the schema path) on documents near and far from a valid policy.
@@ -10,8 +11,8 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { policyValidator } from '../generated/validators';
 import { ajvFormats } from '../formats/index';
+import { policySchema as schema } from '../generated/data';
 
-const schema = JSON.parse(readFileSync(new URL('../../../../schemas/network-policy.schema.json', import.meta.url), 'utf8'));
 const fixture = JSON.parse(readFileSync(new URL('../../../../fixtures/policies/every-kind.netpolicy.json', import.meta.url), 'utf8'));
 const reference = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, formats: ajvFormats }).compile(schema);
 
