@@ -3,20 +3,28 @@
  * `vscode.workspace.fs` only, so every command works in the browser as on the desktop.
  */
 import * as vscode from 'vscode';
-import { explain, parsePolicyDocument, parseTrace, suggestPolicy, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { Suggester, describeAccess, escapeControl, explain, parsePolicyDocument, streamTrace, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
 import { NetpolicyClient } from '@netpolicy/client';
 import { ExplainPanel } from './explain-panel';
-import { buildReport } from './report';
+import { ReportBuilder, type ReportModel } from './report';
 import { POLICY_LANGUAGES } from './languages';
 import { confinedSegments, describeFetchError, isInside, rememberJob, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
 import { LEGACY_TOKEN_KEY, describeScope, legacyTokenOrigin, originOf, scopeOf, tokenKey, withOrigin, withoutOrigin } from './token-origin';
-import { log } from './output';
+import { log, outputChannel } from './output';
 
 /** What only some hosts of the extension can do (the desktop has a file system with links). */
 export interface Platform {
   /** The real path of a local file path, links resolved (of its nearest existing parent when it does not exist yet). */
   realPath?(fsPath: string): Promise<string | undefined>;
+  /**
+   * A local file's bytes in chunks, opened without blocking and only when it is a regular file
+   * (rejects with a message naming the problem otherwise): a trace is streamed, never read whole.
+   */
+  readChunks?(fsPath: string): Promise<AsyncIterable<Uint8Array>>;
 }
+
+/** Traces read whole (where the platform cannot stream them): larger ones are refused with a message. */
+const MAX_WHOLE_TRACE_BYTES = 256 * 1024 * 1024;
 
 const TOKEN_ORIGINS_KEY = 'netpolicy.tokenOrigins';
 const RECENT_JOBS_KEY = 'netpolicy.recentJobs';
@@ -26,7 +34,19 @@ const decoder = new TextDecoder();
 
 async function readText(uri: vscode.Uri): Promise<string> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  return open ? open.getText() : decoder.decode(await vscode.workspace.fs.readFile(uri));
+  if (open) return open.getText();
+  const stat = await vscode.workspace.fs.stat(uri);
+  if ((stat.type & vscode.FileType.File) === 0) throw new Error('not a regular file');
+  if (stat.size > MAX_WHOLE_TRACE_BYTES) throw new Error(`${Math.round(stat.size / 1048576)} MB is over the ${MAX_WHOLE_TRACE_BYTES / 1048576} MB this editor reads whole; use \`netpolicy explain\``);
+  return decoder.decode(await vscode.workspace.fs.readFile(uri));
+}
+
+/** A trace's text or chunks: an open document's text, a local file streamed (desktop), else the file read whole. */
+async function traceInput(uri: vscode.Uri, platform: Platform): Promise<string | AsyncIterable<Uint8Array>> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText();
+  if (uri.scheme === 'file' && platform.readChunks) return platform.readChunks(uri.fsPath);
+  return readText(uri);
 }
 
 function relative(uri: vscode.Uri): string {
@@ -96,7 +116,7 @@ function usablePolicy(document: vscode.TextDocument): PolicyDocument | undefined
 
 class CancelledError extends Error {}
 
-export async function explainTraceCommand(context: vscode.ExtensionContext, traceArg?: unknown, policyArg?: unknown): Promise<ExplainPanel | undefined> {
+export async function explainTraceCommand(context: vscode.ExtensionContext, platform: Platform, traceArg?: unknown, policyArg?: unknown): Promise<ExplainPanel | undefined> {
   const policy = policyArg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(policyArg) : await pickPolicy();
   if (!policy) return undefined;
   // The policy's errors first: no trace is asked for that could not be explained.
@@ -104,47 +124,84 @@ export async function explainTraceCommand(context: vscode.ExtensionContext, trac
   if (!doc) return undefined;
   const traceUri = await pickTrace(context, traceArg, `netpolicy: explain a trace against ${relative(policy.uri)}`);
   if (!traceUri) return undefined;
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: explaining ${relative(traceUri)}`, cancellable: true }, async (_progress, token) => {
+  const names = { policy: relative(policy.uri), trace: relative(traceUri) };
+  /** One page of the report: the trace streamed through explain, only that page's denials kept. */
+  const explainPage = (page: number) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: explaining ${escapeControl(names.trace)}`, cancellable: true }, async (_progress, token): Promise<ReportModel | undefined> => {
     try {
-      const text = await readText(traceUri);
+      const builder = new ReportBuilder(doc, names, page);
+      const input = await traceInput(traceUri, platform);
       if (token.isCancellationRequested) return undefined;
-      const report = await explain(doc.value as Policy, text, {
+      const report = await explain(doc.value as Policy, input, {
         only: 'denied',
-        onResult: () => { if (token.isCancellationRequested) throw new CancelledError(); },
+        keep: false,
+        onResult: (r) => {
+          if (token.isCancellationRequested) throw new CancelledError();
+          builder.add(r);
+        },
       });
-      await rememberTrace(context, traceUri);
-      const model = buildReport(doc, report, { policy: relative(policy.uri), trace: relative(traceUri) });
-      log(`explained ${relative(traceUri)} against ${relative(policy.uri)}: ${report.summary.observations} observations, ${report.summary.denied} denied, ${report.summary.disagreements} disagreements`);
-      return ExplainPanel.show(context, policy.uri, model);
+      return builder.finish(report);
     } catch (e) {
       if (e instanceof CancelledError) return undefined;
-      void vscode.window.showErrorMessage(`netpolicy: ${relative(traceUri)} could not be explained: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(`netpolicy: ${escapeControl(names.trace)} could not be explained: ${escapeControl(e instanceof Error ? e.message : String(e))}`);
+      return undefined;
+    }
+  });
+  const model = await explainPage(0);
+  if (!model) return undefined;
+  await rememberTrace(context, traceUri);
+  log(`explained ${names.trace} against ${names.policy}: ${model.summary.observations} observations, ${model.summary.denied} denied, ${model.summary.disagreements} disagreements`);
+  return ExplainPanel.show(context, policy.uri, model, explainPage);
+}
+
+async function suggestPolicyCommand(context: vscode.ExtensionContext, platform: Platform, traceArg?: unknown, includeDenied = false): Promise<vscode.Uri | undefined> {
+  const traceUri = await pickTrace(context, traceArg, 'netpolicy: suggest a policy from a trace');
+  if (!traceUri) return undefined;
+  const name = escapeControl(relative(traceUri));
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: suggesting a policy from ${name}`, cancellable: true }, async (_p, token) => {
+    try {
+      const suggester = new Suggester({ includeDenied });
+      suggester.beginTrace();
+      await streamTrace(await traceInput(traceUri, platform), (o) => {
+        if (token.isCancellationRequested) throw new CancelledError();
+        suggester.add(o);
+      });
+      const suggested = `${JSON.stringify(suggester.finish(), null, 2)}\n`;
+      const right = await vscode.workspace.openTextDocument({ language: 'netpolicy', content: suggested });
+      const current = vscode.window.activeTextEditor?.document;
+      if (current && POLICY_LANGUAGES.includes(current.languageId)) {
+        await vscode.commands.executeCommand('vscode.diff', current.uri, right.uri, `${relative(current.uri)} ↔ suggested from ${name}${includeDenied ? ' (denied accesses included)' : ''}`, { viewColumn: vscode.ViewColumn.Beside });
+      } else {
+        await vscode.window.showTextDocument(right, vscode.ViewColumn.Beside);
+      }
+      reportLeftOut(context, suggester, traceUri);
+      return right.uri;
+    } catch (e) {
+      if (e instanceof CancelledError) return undefined;
+      void vscode.window.showErrorMessage(`netpolicy: no policy suggested from ${name}: ${escapeControl(e instanceof Error ? e.message : String(e))}`);
       return undefined;
     }
   });
 }
 
-async function suggestPolicyCommand(context: vscode.ExtensionContext, traceArg?: unknown): Promise<vscode.Uri | undefined> {
-  const traceUri = await pickTrace(context, traceArg, 'netpolicy: suggest a policy from a trace');
-  if (!traceUri) return undefined;
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: suggesting a policy from ${relative(traceUri)}`, cancellable: true }, async (_p, token) => {
-    try {
-      const trace = parseTrace(await readText(traceUri));
-      if (token.isCancellationRequested) return undefined;
-      const suggested = `${JSON.stringify(suggestPolicy([trace.observations]), null, 2)}\n`;
-      const right = await vscode.workspace.openTextDocument({ language: 'netpolicy', content: suggested });
-      const current = vscode.window.activeTextEditor?.document;
-      if (current && POLICY_LANGUAGES.includes(current.languageId)) {
-        await vscode.commands.executeCommand('vscode.diff', current.uri, right.uri, `${relative(current.uri)} ↔ suggested from ${relative(traceUri)}`, { viewColumn: vscode.ViewColumn.Beside });
-      } else {
-        await vscode.window.showTextDocument(right, vscode.ViewColumn.Beside);
-      }
-      return right.uri;
-    } catch (e) {
-      void vscode.window.showErrorMessage(`netpolicy: no policy suggested from ${relative(traceUri)}: ${e instanceof Error ? e.message : String(e)}`);
-      return undefined;
-    }
-  });
+/** Says what the suggestion left out (the CLI says it on stderr), offering to include denied accesses. */
+function reportLeftOut(context: vscode.ExtensionContext, suggester: Suggester, traceUri: vscode.Uri): void {
+  const left = suggester.leftOut();
+  if (left.length === 0) return;
+  const denied = left.filter((l) => l.reason === 'denied');
+  const count = (ls: typeof left) => ls.reduce((n, l) => n + l.count, 0);
+  const sample = (ls: typeof left) => ls.slice(0, 3).map((l) => escapeControl(describeAccess(l.access)).slice(0, 120)).join('; ') + (ls.length > 3 ? `; and ${ls.length - 3} more` : '');
+  for (const l of left) log(`suggest left out (${l.reason}): ${escapeControl(describeAccess(l.access))}${l.count > 1 ? ` ×${l.count}` : ''}`);
+  const others = left.filter((l) => l.reason !== 'denied');
+  if (others.length) {
+    void vscode.window.showInformationMessage(`netpolicy: the suggestion leaves out ${count(others)} access${count(others) === 1 ? '' : 'es'} it cannot allow as recorded (plain http to a software source: allowed in its https form; or a host name no rule can match): ${sample(others)}.`, 'Show Output').then((a) => { if (a) outputChannel().show(true); });
+  }
+  if (denied.length) {
+    const include = 'Include Denied Accesses';
+    void vscode.window.showWarningMessage(`netpolicy: the suggestion leaves out ${count(denied)} access${count(denied) === 1 ? '' : 'es'} the trace recorded as denied (${denied.length} destination${denied.length === 1 ? '' : 's'}): ${sample(denied)}. The suggested policy does not allow them.`, include, 'Show Output').then((a) => {
+      if (a === include) void vscode.commands.executeCommand('netpolicy.suggestPolicy', traceUri, { includeDenied: true });
+      else if (a) outputChannel().show(true);
+    });
+  }
 }
 
 async function useTraceCommand(context: vscode.ExtensionContext, traceArg?: unknown): Promise<void> {
@@ -332,7 +389,7 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
   if (!saved) return undefined;
   if (!(saved instanceof vscode.Uri)) {
     // After the progress notification is gone: the failure, with the action to take.
-    const failure = saved;
+    const failure = { ...saved, message: escapeControl(saved.message) };
     log(failure.message);
     void vscode.window.showErrorMessage(failure.message, ...(failure.action ? [failure.action] : [])).then(async (a) => {
       if (a === 'Set API Token') await vscode.commands.executeCommand('netpolicy.setToken');
@@ -343,10 +400,10 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
   }
   await rememberTrace(context, saved);
   const policy = openPolicy();
-  if (policy) void explainTraceCommand(context, saved, policy.uri);
+  if (policy) void explainTraceCommand(context, platform, saved, policy.uri);
   else {
     void vscode.window.showInformationMessage(`netpolicy: saved the trace of ${job.repository} #${job.jobId} as ${relative(saved)}.`, 'Explain Against a Policy').then((a) => {
-      if (a) void explainTraceCommand(context, saved);
+      if (a) void explainTraceCommand(context, platform, saved);
     });
   }
   return saved;
@@ -354,8 +411,8 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
 
 export function registerCommands(context: vscode.ExtensionContext, platform: Platform = {}): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('netpolicy.explainTrace', (trace?: unknown, policy?: unknown) => explainTraceCommand(context, trace, policy)),
-    vscode.commands.registerCommand('netpolicy.suggestPolicy', (trace?: unknown) => suggestPolicyCommand(context, trace)),
+    vscode.commands.registerCommand('netpolicy.explainTrace', (trace?: unknown, policy?: unknown) => explainTraceCommand(context, platform, trace, policy)),
+    vscode.commands.registerCommand('netpolicy.suggestPolicy', (trace?: unknown, options?: { includeDenied?: unknown }) => suggestPolicyCommand(context, platform, trace, options?.includeDenied === true)),
     vscode.commands.registerCommand('netpolicy.useTrace', (trace?: unknown) => useTraceCommand(context, trace)),
     vscode.commands.registerCommand('netpolicy.setToken', () => setTokenCommand(context)),
     vscode.commands.registerCommand('netpolicy.signOut', () => signOutCommand(context)),

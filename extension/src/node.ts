@@ -1,6 +1,7 @@
 /** Desktop entry: the bundled server (dist/server.js) runs in a Node process, spoken to over IPC. */
 import type * as vscode from 'vscode';
-import { lstat, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
 import { activateWith, deactivateClient, type NetpolicyApi } from './activate';
@@ -14,7 +15,7 @@ export function activate(context: vscode.ExtensionContext): Promise<NetpolicyApi
       debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
     };
     return new LanguageClient('netpolicy', 'netpolicy', serverOptions, clientOptions);
-  }, { realPath });
+  }, { realPath, readChunks });
 }
 
 /**
@@ -33,6 +34,22 @@ async function realPath(path: string): Promise<string | undefined> {
       rest = rest ? `${p.slice(dirname(p).length).replace(/^\//, '')}/${rest}` : p.slice(dirname(p).length).replace(/^\//, '');
     }
   }
+}
+
+/**
+ * A trace file's chunks: opened without blocking (a FIFO with no writer does not hang the
+ * extension host) and read only when it is a regular file; streamed, never read whole.
+ */
+async function readChunks(path: string): Promise<AsyncIterable<Uint8Array>> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const s = await handle.stat();
+    if (!s.isFile()) throw new Error(`${path} is not a regular file (${s.isDirectory() ? 'a folder' : s.isFIFO() ? 'a FIFO' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : s.isSocket() ? 'a socket' : 'a special file'})`);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return handle.createReadStream({ highWaterMark: 64 * 1024 });
 }
 
 export function deactivate(): Promise<void> {

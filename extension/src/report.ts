@@ -1,52 +1,72 @@
 /**
  * The explain report as data and as HTML, without VS Code: denials first, grouped by destination
- * host, each with the rule that came nearest (its range in the policy) and its fix; then the
- * observations where the recorded verdict and the model's differ. The webview only renders this.
+ * host (parsed from the access, never split from text), each with the rule that came nearest (its
+ * range in the policy) and its fix; then the observations where the recorded verdict and the
+ * model's differ. Bounded: the trace streams through `ReportBuilder`, which counts every denial
+ * per host but keeps the details of one page (PAGE_SIZE denials) only, so a trace of a million
+ * denials makes a report of the same size as one of a thousand. Everything from the trace is
+ * outside text: control and bidi characters are shown escaped (core's escapeControl), then HTML
+ * is escaped. The webview only renders this.
  */
 import {
-  Locator, applyEdits, denialFixEdits, verdictSentence,
-  type ExplainReport, type ExplainResult, type PolicyDocument,
+  Locator, accessHost, applyEdits, compilePolicy, denialFixEdits, escapeControl, verdictSentence,
+  type Access, type ExplainReport, type ExplainResult, type Policy, type PolicyDocument,
 } from '@netpolicy/core';
 
 export interface ReportRange { offset: number; length: number }
 
+/** Denials whose details a page of the report holds. */
+export const PAGE_SIZE = 1000;
+/** Hosts counted by name; denials to hosts beyond are counted together. */
+export const MAX_HOSTS_COUNTED = 10_000;
+/** Hosts listed in the report's table of most denied hosts. */
+export const HOSTS_LISTED = 20;
+
 export interface ReportDenial {
-  /** Index into the report's results (the id the webview sends back). */
+  /** The observation's index in the trace (the id the webview sends back). */
   id: number;
   sequence: number;
   protocol: string;
   destination: string;
+  host: string;
   certain: boolean;
   recorded: string;
   nearest: { rule: string; reason: string; range?: ReportRange } | null;
   fix: { pointer: string; value: unknown; text: string } | null;
+  /** The access (for re-checking it against the policy after a fix). */
+  access?: Access;
+  /** Set once the policy allows it (after a fix): the rule that does. */
+  fixed?: string;
 }
 
-export interface ReportGroup { host: string; denials: ReportDenial[] }
+export interface ReportGroup {
+  host: string;
+  /** Denials to this host in the whole trace (the page may hold fewer). */
+  count: number;
+  denials: ReportDenial[];
+}
 
 export interface ReportModel {
   policy: string;
   trace: string;
   summary: ExplainReport['summary'];
+  /** The groups of this page's denials, most denied hosts first. */
   groups: ReportGroup[];
   disagreements: Array<{ id: number; sequence: number; destination: string; sentence: string; rule?: { pointer: string; range: ReportRange } }>;
+  /** Disagreements beyond those listed. */
+  moreDisagreements: number;
   opaquePresets: string[];
   lateDnsAnswers: boolean;
-}
-
-/** The host (or address) a destination string names: `GET https://h/x` -> h, `tls h:443` -> h. */
-export function hostOf(destination: string): string {
-  const space = destination.indexOf(' ');
-  const rest = space >= 0 ? destination.slice(space + 1) : destination;
-  const scheme = rest.indexOf('://');
-  let host = scheme >= 0 && scheme < 16 ? rest.slice(scheme + 3) : rest;
-  const at = host.indexOf('@');
-  const slash = host.indexOf('/');
-  if (at >= 0 && (slash < 0 || at < slash)) host = host.slice(at + 1);
-  host = host.split(/[/ ?#]/, 1)[0];
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1) || host;
-  const colon = host.lastIndexOf(':');
-  return colon > 0 && host.indexOf(':') === colon ? host.slice(0, colon) : host;
+  /** Zero-based page of denials this model holds, and its size. */
+  page: number;
+  pageSize: number;
+  /** Denials in the whole trace (the model holds at most pageSize of them). */
+  totalDenials: number;
+  /** The most denied hosts of the whole trace. */
+  topHosts: Array<{ host: string; count: number }>;
+  /** Hosts with denials in all (counted by name up to MAX_HOSTS_COUNTED), and denials to hosts beyond that. */
+  hostCount: number;
+  uncountedDenials: number;
 }
 
 /** The text range of a rule (`/sources/N`, `/connections/N`, `preset:<name>`) in the policy text. */
@@ -72,45 +92,119 @@ function recordedText(r: ExplainResult): string {
   return `recorded ${v === 'deny' ? 'denied' : 'allowed'}${r.recorded.reason ? ` (${r.recorded.reason})` : ''}`;
 }
 
-/** Builds the report from explain's results (`only: 'denied'` is enough: denials and disagreements). */
-export function buildReport(doc: PolicyDocument, report: ExplainReport, names: { policy: string; trace: string }): ReportModel {
-  const groups = new Map<string, ReportDenial[]>();
-  const disagreements: ReportModel['disagreements'] = [];
-  report.results.forEach((r, id) => {
+/**
+ * Builds a report page from explain's results as they stream (`onResult` with `keep: false`):
+ * counts every denial, keeps the details of page `page` only.
+ */
+export class ReportBuilder {
+  private readonly pageStart: number;
+  private readonly pageEnd: number;
+  private denialsSeen = 0;
+  private readonly kept: ReportDenial[] = [];
+  private readonly hostCounts = new Map<string, number>();
+  private uncounted = 0;
+  private readonly disagreements: ReportModel['disagreements'] = [];
+  private moreDisagreements = 0;
+
+  constructor(private readonly doc: PolicyDocument, private readonly names: { policy: string; trace: string }, readonly page = 0, readonly pageSize = PAGE_SIZE) {
+    this.pageStart = page * pageSize;
+    this.pageEnd = this.pageStart + pageSize;
+  }
+
+  add(r: ExplainResult): void {
     if (r.model.verdict === 'deny') {
-      const host = hostOf(r.destination);
-      let list = groups.get(host);
-      if (!list) groups.set(host, (list = []));
-      list.push({
-        id,
-        sequence: r.sequence,
-        protocol: r.protocol,
-        destination: r.destination,
-        certain: r.model.certain,
-        recorded: recordedText(r),
-        nearest: r.nearMiss ? { rule: r.nearMiss.rule, reason: r.nearMiss.message, range: ruleRange(doc, r.nearMiss.rule) } : null,
-        fix: r.fix ? { pointer: r.fix.pointer, value: r.fix.value, text: JSON.stringify(r.fix.value) } : null,
-      });
+      const host = r.access ? accessHost(r.access) : r.protocol;
+      const n = this.hostCounts.get(host);
+      if (n !== undefined) this.hostCounts.set(host, n + 1);
+      else if (this.hostCounts.size < MAX_HOSTS_COUNTED) this.hostCounts.set(host, 1);
+      else this.uncounted++;
+      const k = this.denialsSeen++;
+      if (k >= this.pageStart && k < this.pageEnd) {
+        this.kept.push({
+          id: r.index,
+          sequence: r.sequence,
+          protocol: r.protocol,
+          destination: r.destination,
+          host,
+          certain: r.model.certain,
+          recorded: recordedText(r),
+          nearest: r.nearMiss ? { rule: r.nearMiss.rule, reason: r.nearMiss.message, range: ruleRange(this.doc, r.nearMiss.rule) } : null,
+          fix: r.fix && r.fix.kind !== 'job' ? { pointer: r.fix.pointer, value: r.fix.value, text: JSON.stringify(r.fix.value) } : null,
+          // A result's access may be explain's reused scratch object: keep a copy.
+          access: r.access ? (JSON.parse(JSON.stringify(r.access)) as Access) : undefined,
+        });
+      }
     }
     if (!r.agrees) {
-      const range = r.model.rule && r.model.rule !== 'default' ? ruleRange(doc, r.model.rule) : undefined;
-      disagreements.push({
-        id, sequence: r.sequence, destination: r.destination, sentence: verdictSentence(r),
+      if (this.disagreements.length >= PAGE_SIZE) { this.moreDisagreements++; return; }
+      const range = r.model.rule && r.model.rule !== 'default' ? ruleRange(this.doc, r.model.rule) : undefined;
+      this.disagreements.push({
+        id: r.index, sequence: r.sequence, destination: r.destination, sentence: verdictSentence(r),
         rule: range && r.model.rule ? { pointer: r.model.rule, range } : undefined,
       });
     }
-  });
-  // Most denied hosts first; within a host, trace order.
-  const sorted = [...groups].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return {
-    policy: names.policy,
-    trace: names.trace,
-    summary: report.summary,
-    groups: sorted.map(([host, denials]) => ({ host, denials })),
-    disagreements,
-    opaquePresets: report.opaquePresets,
-    lateDnsAnswers: report.lateDnsAnswers,
-  };
+  }
+
+  finish(report: ExplainReport): ReportModel {
+    const byHost = new Map<string, ReportDenial[]>();
+    for (const d of this.kept) {
+      let list = byHost.get(d.host);
+      if (!list) byHost.set(d.host, (list = []));
+      list.push(d);
+    }
+    const total = (h: string) => this.hostCounts.get(h) ?? 0;
+    // Most denied hosts first (over the whole trace); within a host, trace order.
+    const order = (a: string, b: string) => total(b) - total(a) || (a < b ? -1 : a > b ? 1 : 0);
+    const groups = [...byHost.keys()].sort(order).map((host) => ({ host, count: total(host), denials: byHost.get(host)! }));
+    const topHosts = [...this.hostCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, HOSTS_LISTED).map(([host, count]) => ({ host, count }));
+    return {
+      policy: this.names.policy,
+      trace: this.names.trace,
+      summary: report.summary,
+      groups,
+      disagreements: this.disagreements,
+      moreDisagreements: this.moreDisagreements,
+      opaquePresets: report.opaquePresets,
+      lateDnsAnswers: report.lateDnsAnswers,
+      page: this.page,
+      pageSize: this.pageSize,
+      totalDenials: this.denialsSeen,
+      topHosts,
+      hostCount: this.hostCounts.size,
+      uncountedDenials: this.uncounted,
+    };
+  }
+}
+
+/** Builds the report from a finished explain (`only: 'denied'` is enough: denials and disagreements). */
+export function buildReport(doc: PolicyDocument, report: ExplainReport, names: { policy: string; trace: string }, page = 0): ReportModel {
+  const b = new ReportBuilder(doc, names, page);
+  for (const r of report.results) b.add(r);
+  return b.finish(report);
+}
+
+/**
+ * Marks the page's denials that `policy` now allows (after a fix) with the rule that allows them;
+ * returns how many were newly marked. Fix buttons of marked denials are disabled.
+ */
+export function markAllowed(model: ReportModel, policy: Policy): number {
+  const compiled = compilePolicy(policy);
+  let n = 0;
+  for (const g of model.groups) {
+    for (const d of g.denials) {
+      if (d.fixed || !d.access) continue;
+      const decision = compiled.evaluate(d.access);
+      if (decision.verdict === 'allow') { d.fixed = decision.rule; n++; }
+    }
+  }
+  return n;
+}
+
+/** The rule of `policy` that allows `denial` now, or undefined while it is still denied. */
+export function allowedNow(policy: Policy, denial: ReportDenial): string | undefined {
+  if (!denial.access) return undefined;
+  const d = compilePolicy(policy).evaluate(denial.access);
+  return d.verdict === 'allow' ? d.rule : undefined;
 }
 
 /** The policy text with a denial's fix applied, or undefined when the fix no longer applies. */
@@ -124,6 +218,11 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** Outside text (from a trace, a policy, a file name) for the page: control and bidi characters visible, then HTML-escaped. */
+export function outside(s: string, max = 2000): string {
+  return escapeHtml(escapeControl(s.length > max ? `${s.slice(0, max)}…` : s));
 }
 
 /** The webview's Content-Security-Policy: nothing but our own nonce'd script and the webview's styles. */
@@ -152,45 +251,70 @@ button:focus-visible, li.item:focus-visible { outline: 1px solid var(--vscode-fo
 button:disabled { opacity: 0.5; cursor: default; }
 .ok { color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
 .note { color: var(--vscode-editorWarning-foreground); }
+li.item.fixed { border-left-color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); opacity: 0.8; }
+table { border-collapse: collapse; margin: 4px 0 8px; } th, td { text-align: left; padding: 1px 12px 1px 0; } .num { text-align: right; }
+h3 button { margin-left: 8px; font-size: 0.9em; }
 `;
 
 function denialHtml(d: ReportDenial): string {
   const parts = [
-    `<li class="item${d.certain ? '' : ' uncertain'}" tabindex="-1" data-id="${d.id}">`,
-    `<div class="dest">#${d.sequence} ${escapeHtml(d.destination)}</div>`,
-    `<div class="why">Denied by the default${d.certain ? '' : ' (uncertain: an enabled opaque preset might allow it)'}; ${escapeHtml(d.recorded)}.</div>`,
+    `<li class="item${d.certain ? '' : ' uncertain'}${d.fixed ? ' fixed' : ''}" tabindex="-1" data-id="${d.id}">`,
+    `<div class="dest">#${d.sequence} ${outside(d.destination)}</div>`,
+    d.fixed
+      ? `<div class="why ok">Allowed now by <code>${outside(d.fixed)}</code> (after a fix).</div>`
+      : `<div class="why">Denied by the default${d.certain ? '' : ' (uncertain: an enabled opaque preset might allow it)'}; ${outside(d.recorded)}.</div>`,
   ];
-  if (d.nearest) parts.push(`<div class="why">Nearest rule <code>${escapeHtml(d.nearest.rule)}</code>: ${escapeHtml(d.nearest.reason)}</div>`);
+  if (d.nearest && !d.fixed) parts.push(`<div class="why">Nearest rule <code>${outside(d.nearest.rule)}</code>: ${outside(d.nearest.reason)}</div>`);
   const actions: string[] = [];
-  if (d.nearest?.range) actions.push(`<button class="secondary" data-action="reveal" data-id="${d.id}" title="Select ${escapeHtml(d.nearest.rule)} in the policy">Reveal rule ${escapeHtml(d.nearest.rule)}</button>`);
-  if (d.fix) actions.push(`<button data-action="fix" data-id="${d.id}" title="Add ${escapeHtml(d.fix.text)} at ${escapeHtml(d.fix.pointer)}">Apply fix: add <code>${escapeHtml(d.fix.text.length > 120 ? `${d.fix.text.slice(0, 117)}...` : d.fix.text)}</code> to <code>${escapeHtml(d.fix.pointer)}</code></button>`);
+  if (d.nearest?.range) actions.push(`<button class="secondary" data-action="reveal" data-id="${d.id}" title="Select ${outside(d.nearest.rule)} in the policy">Reveal rule ${outside(d.nearest.rule)}</button>`);
+  if (d.fix) {
+    const text = d.fix.text.length > 120 ? `${d.fix.text.slice(0, 117)}...` : d.fix.text;
+    actions.push(`<button data-action="fix" data-id="${d.id}"${d.fixed ? ' disabled' : ''} title="Add ${outside(d.fix.text, 300)} at ${outside(d.fix.pointer)}">${d.fixed ? 'Fixed' : 'Apply fix'}: add <code>${outside(text)}</code> to <code>${outside(d.fix.pointer)}</code></button>`);
+  }
   if (actions.length) parts.push(`<div class="actions">${actions.join('')}</div>`);
   parts.push('</li>');
   return parts.join('');
 }
 
+const n = (x: number) => x.toLocaleString('en-US');
+
 /** The whole webview document: strict CSP, theme colours only, buttons for keyboard use. */
 export function renderReportHtml(model: ReportModel, opts: { cspSource: string; nonce: string }): string {
   const s = model.summary;
-  const denials = model.groups.reduce((n, g) => n + g.denials.length, 0);
+  const onPage = model.groups.reduce((k, g) => k + g.denials.length, 0);
+  const first = model.page * model.pageSize;
   const body: string[] = [];
-  body.push(`<h1>${escapeHtml(model.trace)} against ${escapeHtml(model.policy)}</h1>`);
-  body.push(`<p class="summary">${s.observations} observations: ${s.allowed} allowed, ${s.denied} denied, ${s.none} without a verdict; ${s.disagreements} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts.</p>`);
-  if (model.opaquePresets.length) body.push(`<p class="note">Opaque presets (contents unknown, denials may be uncertain): ${model.opaquePresets.map(escapeHtml).join(', ')}</p>`);
+  body.push(`<h1>${outside(model.trace)} against ${outside(model.policy)}</h1>`);
+  body.push(`<p class="summary">${n(s.observations)} observations: ${n(s.allowed)} allowed, ${n(s.denied)} denied, ${n(s.none)} without a verdict; ${n(s.disagreements)} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts.</p>`);
+  if (model.opaquePresets.length) body.push(`<p class="note">Opaque presets (contents unknown, denials may be uncertain): ${model.opaquePresets.map((p) => outside(p)).join(', ')}</p>`);
   if (model.lateDnsAnswers) body.push('<p class="note">Some DNS answers arrived after connections to their addresses; those connections were judged without the names.</p>');
-  body.push(`<h2 id="denials">Denials (${denials})</h2>`);
-  if (denials === 0) body.push('<p class="ok">The policy allows every observation of this trace.</p>');
-  for (const g of model.groups) {
-    body.push(`<h3>${escapeHtml(g.host)} <span class="summary">(${g.denials.length})</span></h3><ul>${g.denials.map(denialHtml).join('')}</ul>`);
+  body.push(`<h2 id="denials">Denials (${n(model.totalDenials)})</h2>`);
+  if (model.totalDenials === 0) body.push('<p class="ok">The policy allows every observation of this trace.</p>');
+  if (model.totalDenials > model.pageSize || model.topHosts.length > 1) {
+    const rows = model.topHosts.map((h) => `<tr><td><code>${outside(h.host, 300)}</code></td><td class="num">${n(h.count)}</td></tr>`).join('');
+    const rest = model.hostCount > model.topHosts.length ? `<tr><td>${n(model.hostCount - model.topHosts.length)} more host${model.hostCount - model.topHosts.length === 1 ? '' : 's'}${model.uncountedDenials ? ` and ${n(model.uncountedDenials)} denials to hosts not counted by name` : ''}</td><td></td></tr>` : '';
+    body.push(`<details${model.totalDenials > model.pageSize ? ' open' : ''}><summary>Most denied hosts</summary><table><thead><tr><th>Host</th><th class="num">Denials</th></tr></thead><tbody>${rows}${rest}</tbody></table></details>`);
   }
-  body.push(`<h2 id="disagreements">Recorded vs model (${model.disagreements.length})</h2>`);
+  if (model.totalDenials > 0) {
+    const pager: string[] = [];
+    if (model.page > 0) pager.push(`<button class="secondary" data-action="page" data-id="${model.page - 1}">Previous ${n(model.pageSize)}</button>`);
+    if (first + onPage < model.totalDenials) pager.push(`<button class="secondary" data-action="page" data-id="${model.page + 1}">Next ${n(Math.min(model.pageSize, model.totalDenials - first - onPage))}</button>`);
+    body.push(`<p class="summary">Showing denials ${n(first + 1)}–${n(first + onPage)} of ${n(model.totalDenials)}${model.totalDenials > first + onPage ? `; ${n(model.totalDenials - first - onPage)} more` : ''}.</p>${pager.length ? `<div class="actions">${pager.join('')}</div>` : ''}`);
+  }
+  model.groups.forEach((g, gi) => {
+    const fixable = g.denials.filter((d) => d.fix && !d.fixed).length;
+    const all = fixable > 1 ? ` <button class="secondary" data-action="fix-host" data-id="${gi}">Apply every fix for this host (${fixable})</button>` : '';
+    body.push(`<h3>${outside(g.host, 300)} <span class="summary">(${n(g.count)}${g.count > g.denials.length ? `, ${n(g.denials.length)} on this page` : ''})</span>${all}</h3><ul>${g.denials.map(denialHtml).join('')}</ul>`);
+  });
+  body.push(`<h2 id="disagreements">Recorded vs model (${n(s.disagreements)})</h2>`);
   if (model.disagreements.length === 0) body.push('<p class="ok">The model agrees with every recorded verdict.</p>');
   else {
     body.push('<ul>');
     for (const d of model.disagreements) {
-      body.push(`<li class="item disagree" tabindex="-1" data-id="${d.id}"><div class="dest">#${d.sequence} ${escapeHtml(d.destination)}</div><div class="why">${escapeHtml(d.sentence)}</div>${d.rule ? `<div class="actions"><button class="secondary" data-action="reveal-model" data-id="${d.id}">Reveal rule ${escapeHtml(d.rule.pointer)}</button></div>` : ''}</li>`);
+      body.push(`<li class="item disagree" tabindex="-1" data-id="${d.id}"><div class="dest">#${d.sequence} ${outside(d.destination)}</div><div class="why">${outside(d.sentence)}</div>${d.rule ? `<div class="actions"><button class="secondary" data-action="reveal-model" data-id="${d.id}">Reveal rule ${outside(d.rule.pointer)}</button></div>` : ''}</li>`);
     }
     body.push('</ul>');
+    if (model.moreDisagreements > 0) body.push(`<p class="summary">${n(model.moreDisagreements)} more disagreements are not listed (<code>netpolicy explain --format json</code> lists them all).</p>`);
   }
   const script = `
 const vscode = acquireVsCodeApi();
@@ -198,7 +322,7 @@ document.addEventListener('click', (e) => {
   const b = e.target instanceof Element ? e.target.closest('button[data-action]') : null;
   if (!b || b.disabled) return;
   vscode.postMessage({ action: b.dataset.action, id: Number(b.dataset.id) });
-  if (b.dataset.action === 'fix') b.disabled = true;
+  if (b.dataset.action === 'fix' || b.dataset.action === 'fix-host') b.disabled = true;
 });
 // Arrow keys move between findings; Enter/Space on a button activates it (native).
 document.addEventListener('keydown', (e) => {

@@ -12,3 +12,4 @@ export * from './eval/index';
 export { policySchema } from './generated/data';
 /** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
 export { policyValidator } from './generated/validators-policy';
+export { clipped, escapeControl, escapeIcons } from './text/escape';

@@ -4,7 +4,7 @@
  * into code lenses (how many accesses each rule decided, the hosts seen), `unnecessary` hints on
  * rules no access used, and the denials list of the `netpolicy/denials` request.
  */
-import { type ExplainResult, type PolicyDocument } from '@netpolicy/core';
+import { accessHost, escapeControl, escapeIcons, type ExplainResult, type PolicyDocument } from '@netpolicy/core';
 import { DiagnosticSeverity, DiagnosticTag, type CodeLens, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import { SOURCE } from './diagnostics';
 import { pointerRange } from './ranges';
@@ -43,9 +43,9 @@ export function emptyUsage(): TraceUsage {
   return { traces: [], observations: 0, byRule: new Map(), denials: [], moreDenials: 0, errors: [] };
 }
 
-function hostOf(destination: string): string {
-  const m = /^[A-Z]+ [a-z]+:\/\/([^/:]+)/.exec(destination) ?? /^[a-z_]+ ([^\s:/]+)/.exec(destination);
-  return m ? m[1] : destination;
+/** The host of a result: parsed from its access, never by splitting the destination text. */
+function hostOf(r: ExplainResult): string {
+  return r.access ? accessHost(r.access) : r.protocol;
 }
 
 /** Adds one explained access of `trace` to the usage (bounded: at most a few hosts per rule and 1,000 denials). */
@@ -56,21 +56,22 @@ export function addResult(usage: TraceUsage, trace: string, r: ExplainResult): v
   let u = usage.byRule.get(rule);
   if (!u) usage.byRule.set(rule, (u = { count: 0, hosts: [] }));
   u.count++;
-  const host = hostOf(r.destination);
+  const host = hostOf(r);
   if (u.hosts.length < MAX_HOSTS && !u.hosts.includes(host)) u.hosts.push(host);
   if (r.model.verdict === 'deny') {
     if (usage.denials.length >= MAX_DENIALS) { usage.moreDenials++; return; }
     usage.denials.push({
       trace, sequence: r.sequence, protocol: r.protocol, destination: r.destination, recorded: r.recorded.verdict, certain: r.model.certain,
       nearest: r.nearMiss ? { rule: r.nearMiss.rule, reason: r.nearMiss.reasons.map((x) => x.message).join('; ') } : null,
-      fix: r.fix ? { pointer: r.fix.pointer, value: r.fix.value } : null,
+      fix: r.fix && r.fix.kind !== 'job' ? { pointer: r.fix.pointer, value: r.fix.value } : null,
     });
   }
 }
 
+/** A lens title: trace hosts are outside text (control and bidi characters escaped, `$(` shown as text, not as an icon). */
 function lensTitle(u: RuleUsage | undefined): string {
   if (!u) return 'no traced access used this rule';
-  const hosts = u.hosts.join(', ') + (u.hosts.length >= MAX_HOSTS ? ', …' : '');
+  const hosts = u.hosts.map((h) => escapeIcons(escapeControl(h.length > 100 ? `${h.slice(0, 100)}…` : h))).join(', ') + (u.hosts.length >= MAX_HOSTS ? ', …' : '');
   return `${u.count} traced access${u.count === 1 ? '' : 'es'} decided here: ${hosts}`;
 }
 

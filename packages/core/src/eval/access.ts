@@ -1,5 +1,6 @@
 /** What the evaluator decides about: one access, independent of the trace format. */
 import { isKnownObservation, type AnyObservation } from '../trace/types';
+import { parseUrl } from './url';
 
 export type Access =
   | { kind: 'http'; method: string; url: string; remoteIp?: string }
@@ -51,5 +52,23 @@ export function describeAccess(a: Access): string {
     case 'tls': return `tls ${a.serverName ?? a.remoteIp ?? '?'}:${a.port}${a.serverName === undefined && a.alpn?.length ? ` (alpn ${a.alpn.join(',')})` : ''}`;
     case 'tcp': return `tcp ${a.hostnames?.[0] ?? a.remoteIp ?? '?'}:${a.port}`;
     case 'ssh': return `ssh ${a.user ? `${a.user}@` : ''}${a.host}:${a.port}${a.repositoryPath ? ` ${a.repositoryPath}` : ''}`;
+  }
+}
+
+/**
+ * The host an access went to, parsed (never by splitting the description): a URL's host
+ * (lower case, IPv6 in brackets), a TLS server name, a TCP connection's first name or address, an
+ * SSH host. For grouping and showing; outside text, to be escaped where it is shown.
+ */
+export function accessHost(a: Access): string {
+  switch (a.kind) {
+    case 'http': {
+      const u = parseUrl(a.url);
+      if (!u) return a.remoteIp ?? '(unparsable URL)';
+      return u.host.includes(':') ? `[${u.host}]` : u.host;
+    }
+    case 'tls': return a.serverName ?? a.remoteIp ?? '?';
+    case 'tcp': return a.hostnames?.[0] ?? a.remoteIp ?? '?';
+    case 'ssh': return a.host;
   }
 }
