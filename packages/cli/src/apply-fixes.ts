@@ -56,7 +56,7 @@ export function applyToPolicyFile(path: string, fixes: readonly Fix[], options: 
   const validateOptions = { fileName: path, catalog: options.catalog };
   const { text: added, applied } = applyDenialFixes(before, path, fixes);
   if (applied.length === 0) {
-    io.stderr.write(`netpolicy explain: --apply: nothing to apply to ${path} (${fixes.length ? 'every fix is already in the policy' : 'no denial has a fix'})\n`);
+    io.stderr.write(`netpolicy explain: --apply: nothing to apply to ${path} (${fixes.length ? 'every fix is already in the policy' : 'no denial has a fix for the policy'})\n`);
     return validate(before, validateOptions).diagnostics;
   }
   // An added preset or rule can make an existing rule redundant (shadowed-rule, redundant-with-preset):

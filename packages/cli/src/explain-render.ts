@@ -106,8 +106,10 @@ function sequences(g: Group): string {
   return g.count > SHOWN_SEQUENCES ? `${seqs}, …` : seqs;
 }
 
+/** A policy fix as `add to WHERE: VALUE (note)`; a fix for the job (`kind: 'job'`) is its note. */
 function fixText(r: ExplainResult): string | undefined {
   if (!r.fix) return undefined;
+  if (r.fix.kind === 'job') return e(r.fix.note);
   const where = r.fix.pointer.replace(/\/-$/, '');
   return e(`add to ${where}: ${JSON.stringify(r.fix.value)}${r.fix.note ? ` (${r.fix.note})` : ''}`);
 }
@@ -148,7 +150,7 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
     const widen = r.nearMiss?.widen;
     // Widening the rule that nearly matched comes first; a new rule is the alternative.
     if (widen) out.push(`      ${c.green('fix')}: widen ${rule(r.nearMiss!.rule)}: ${e(`add to ${widen.pointer.replace(/\/-$/, '')}: ${JSON.stringify(widen.value)}`)}`);
-    if (fix) out.push(`      ${widen ? 'or, a new rule' : c.green('fix')}: ${fix}`);
+    if (fix) out.push(`      ${!widen ? c.green('fix') : r.fix?.kind === 'job' ? 'or, in the job' : 'or, a new rule'}: ${fix}`);
     out.push('');
   };
   if (digest.denied.total) {
@@ -197,6 +199,14 @@ function md(text: string): string {
   return e(text.replace(/\|/g, '\\|').replace(/\n/g, ' '));
 }
 
+/** The Fix cell's policy addition (its note too), or the change a job fix asks of the job. */
+function markdownFix(fix: ExplainResult['fix'], alternative: boolean): string {
+  if (!fix) return '';
+  const or = alternative ? 'or ' : '';
+  if (fix.kind === 'job') return `${or}in the job: ${md(fix.note)}`;
+  return `${or}add to \`${fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(fix.value))}\`${fix.note ? ` (${md(fix.note)})` : ''}`;
+}
+
 export function renderMarkdown(report: ExplainReport, digest: ReportDigest): string {
   const s = report.summary;
   const out: string[] = ['## Network policy: explain', ''];
@@ -207,7 +217,7 @@ export function renderMarkdown(report: ExplainReport, digest: ReportDigest): str
       const r = g.first;
       const near = r.nearMiss ? `\`${r.nearMiss.rule}\`: ${md(r.nearMiss.message)}` : '';
       const w = r.nearMiss?.widen;
-      const fix = [w ? `widen: add to \`${w.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(w.value))}\`` : '', r.fix ? `${w ? 'or ' : ''}add to \`${r.fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(r.fix.value))}\`` : ''].filter(Boolean).join('<br>');
+      const fix = [w ? `widen: add to \`${w.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(w.value))}\`` : '', markdownFix(r.fix, !!w)].filter(Boolean).join('<br>');
       out.push(`| \`${md(g.destination)}\` | ${g.count} | ${md(verdictSentence(r))} | ${near} | ${fix} |`);
     }
     out.push('');

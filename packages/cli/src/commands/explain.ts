@@ -140,7 +140,8 @@ export const command: Command = {
     const failOn = values['fail-on'] ?? [];
     // --apply: the fixes of the pass that counts (a second pass, after late DNS answers, replaces the first's).
     let fixes = new FixCollector();
-    const collect = (r: ExplainResult) => { if (values.apply && r.model.verdict === 'deny') fixes.add(r.fix); };
+    // A fix for the job (`kind: 'job'`: use https, the policy already allows it) writes nothing.
+    const collect = (r: ExplainResult) => { if (values.apply && r.model.verdict === 'deny' && r.fix?.kind !== 'job') fixes.add(r.fix); };
     const catalog = presetCatalogOption(values.presets);
     const policyFile = values.policy;
     // -o FILE: written to a temporary file as the report is produced, renamed when it is complete.

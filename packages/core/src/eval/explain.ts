@@ -10,7 +10,7 @@ import { parseTrace } from '../trace/reader';
 import { isKnownObservation, type AnyObservation, type DnsObservation, type Observation, type Trace, type TraceHeader } from '../trace/types';
 import { accessOf, describeAccess, type Access } from './access';
 import { CompiledPolicy, compilePolicy } from './evaluate';
-import { fixFor, type Fix } from './fix';
+import { fixFor, type DenialFix } from './fix';
 import { nearMiss, widening, type NearMiss } from './near-miss';
 import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
@@ -29,8 +29,11 @@ export interface ExplainResult {
   model: { verdict: ModelVerdict; rule: string | null; certain: boolean };
   /** False when the recorded verdict and the model's differ (a missing recorded verdict never disagrees). */
   agrees: boolean;
-  /** For a model denial: the smallest addition that allows it. */
-  fix: Fix | null;
+  /**
+   * For a model denial: the smallest policy addition that allows it, or (`kind: 'job'`) the change
+   * the job should make when the policy already allows what it should have done.
+   */
+  fix: DenialFix | null;
   /** For a model denial: the rule that came nearest, and why it missed. */
   nearMiss: NearMiss | null;
   /** Allowed only because `default` is `allow` (no rule would permit it). */
@@ -111,7 +114,7 @@ const DETAILS_CACHED = 256;
 /** Method and address pairs remembered per denied URL. */
 const HTTP_VARIANTS = 4;
 
-interface DenialDetails { fix: Fix | null; nearMiss: NearMiss | null }
+interface DenialDetails { fix: DenialFix | null; nearMiss: NearMiss | null }
 /** Addresses of connections remembered for `lateDnsAnswers`; beyond, any later answer counts as late. */
 const CONNECTED_TRACKED = 1 << 20;
 
@@ -183,7 +186,7 @@ export class Explainer {
     if (!kept) return undefined;
     const access = scratch ? accessOf(o, resolved) : undefined;
     const destination = destinationOf(o, access);
-    let fix: Fix | null = null;
+    let fix: DenialFix | null = null;
     let near: NearMiss | null = null;
     if (verdict === 'deny' && access) ({ fix, nearMiss: near } = this.details(destination, access, url));
     const result: ExplainResult = {

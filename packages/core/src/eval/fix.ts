@@ -1,7 +1,8 @@
 /**
  * The smallest policy addition that allows a denied access (explain's `fix`, docs/cli.md): a JSON-Patch
  * style add. Prefers enabling a preset, then an ecosystem source, then a narrow connection.
- * Every fix is checked: with it applied, the model allows the access.
+ * Every fix is checked: with it applied, the model allows the access. A plain-http request whose
+ * https form the policy already allows gets a fix for the job instead (`kind: 'job'`).
  */
 import { defaultPresetCatalog } from '../presets/catalog';
 import type { Connection, Policy, Source } from '../policy/types';
@@ -13,12 +14,34 @@ import { itemRules, type EvalOptions } from './rules';
 import { httpsForm } from './suggest';
 import { parseUrl, type ParsedUrl } from './url';
 
+/** A change to the policy: an addition (`kind` absent: explain's JSON keeps the shape it always had). */
 export interface Fix {
+  kind?: 'policy';
   /** RFC 6901 pointer where to add: `/sources/-` appends; `/sources` when the policy has no sources yet. */
   pointer: string;
   value: unknown;
   /** Why this fix differs from what the job did (a plain-http request gets the https rule: the job should use https). */
   note?: string;
+}
+
+/**
+ * A change to the job, none to the policy: the job made a plain-http request whose https form
+ * the policy already allows (an `http://` rule would be flagged insecure-url).
+ */
+export interface JobFix {
+  kind: 'job';
+  /** What to change in the job, in words. */
+  note: string;
+  /** The request the job should make instead (the https form of the URL it used). */
+  url: string;
+}
+
+/** explain's `fix` of a denial: a policy addition, or a change to the job (`kind: 'job'`). */
+export type DenialFix = Fix | JobFix;
+
+/** Whether a denial's fix is a policy addition (what `applyFix`, `denialFixEdits` and `--apply` take). */
+export function isPolicyFix(fix: DenialFix | null | undefined): fix is Fix {
+  return fix != null && fix.kind !== 'job';
 }
 
 function addTo(policy: Policy, member: 'presets' | 'sources' | 'connections', item: unknown): Fix {
@@ -97,7 +120,7 @@ function presetToEnable(a: Access, enabled: readonly string[], options: EvalOpti
  * `parsed`: an http access's URL already parsed (null when it does not parse), else parsed here;
  * every step below reuses that one parse.
  */
-export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): Fix | null {
+export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): DenialFix | null {
   if (a.kind === 'http' && parsed === undefined) parsed = parseUrl(a.url) ?? null;
   const secure = a.kind === 'http' ? httpsForm(a, parsed) : undefined;
   if (a.kind === 'http' && secure) {
@@ -105,13 +128,20 @@ export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, par
     // Nothing to add when the policy already allows the https form: the job only has to use it.
     // Asked of the compiled policy's indexes (compiled once per policy): a scan of every rule per
     // plain-http destination made a trace of distinct URLs 9x slower.
-    if (compilePolicy(policy, options).firstPermitting(secure, secureUrl) !== undefined) return null;
-    const fix = fixFor(policy, secure, options, secureUrl);
+    if (compilePolicy(policy, options).firstPermitting(secure, secureUrl) !== undefined) {
+      return { kind: 'job', note: `make the job use ${secure.url}; the policy already allows it (the job used plain http: ${a.url})`, url: secure.url };
+    }
+    const fix = additionFor(policy, secure, options, secureUrl);
     // A rule that also allows the http request as made (a preset listing http mirrors, a tcp rule)
     // needs no note. A source made from the https form lists https URLs only: it never does.
     if (!fix || (!fix.pointer.startsWith('/sources') && allows(fix, a, options, parsed))) return fix;
     return { ...fix, note: `the job used plain http (${a.url}): this rule allows its https form only (an http:// rule is flagged insecure-url); make the job use ${secure.url}` };
   }
+  return additionFor(policy, a, options, parsed);
+}
+
+/** The smallest addition that allows the access as made (a preset, a source, a connection), or null. */
+function additionFor(policy: Policy, a: Access, options: EvalOptions, parsed: ParsedUrl | null | undefined): Fix | null {
   const tries: Fix[] = [];
   if (policy.presets !== undefined) {
     const preset = presetToEnable(a, policy.presets as readonly string[], options, parsed);

@@ -8,7 +8,7 @@ export { CompiledPolicy, compilePolicy, evaluate } from './evaluate';
 export { evaluateNaive } from './naive';
 export * from './explain';
 export { nearMiss, widening, type NearMiss, type MissReason, type MissCode, type Widening } from './near-miss';
-export { fixFor, applyFix, presetsPermitting, type Fix } from './fix';
+export { fixFor, applyFix, presetsPermitting, isPolicyFix, type Fix, type JobFix, type DenialFix } from './fix';
 export { connectionFor, sourceForRequest, sourceForSsh, ecosystemOf, literalRepositoryPattern } from './recognise';
 export { Suggester, suggestPolicy, suggestFromAccesses, httpsForm, type SuggestOptions, type LeftOut } from './suggest';
 export * from './policy-tests';
