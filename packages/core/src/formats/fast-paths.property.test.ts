@@ -2,7 +2,7 @@
 // ipaddr.js, splitting into labels): same answer, same message, same parsed value, on any text.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { hasHostBits, ipOrPrefixProblem, ipOrPrefixProblemSlow, isIpOrPrefix, parseCidr, parseCidrSlow, parsedCidr } from './ip';
+import { hasHostBits, ipOrPrefixProblem, ipOrPrefixProblemSlow, isIpOrPrefix, parseAddress, parseAddressSlow, parseCidr, parseCidrSlow, parsedCidr } from './ip';
 import { isHostPattern, unmatchableHostProblem, unmatchableHostProblemSlow } from './host-pattern';
 import { isRepositoryPattern, repositoryPatternProblem } from './repository-pattern';
 
@@ -76,6 +76,73 @@ describe('IPv6 fast path of ip-or-prefix', () => {
       expect(isIpOrPrefix(text)).toBe(ipOrPrefixProblemSlow(text, false) === undefined);
       expect(parsedCidr(text)).toEqual(parseCidrSlow(text));
     }), { numRuns: 4000 });
+  });
+});
+
+/**
+ * Texts near IPv6 with a dotted IPv4 tail, as ipaddr.js reads them: a head of hex groups around
+ * `::` (or `::` alone), then four parts in ipaddr.js's IPv4 grammar (decimal with leading zeros,
+ * `0x` hex in either case) or not quite (over 255, empty, a letter, three or five parts), now and
+ * then a zone, brackets or a space.
+ */
+const tailPart = fc.oneof(
+  { weight: 16, arbitrary: fc.integer({ min: 0, max: 255 }).map(String) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 300 }).map((v) => `0${v}`) },
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 300 }), fc.boolean()).map(([v, upper]) => `0${upper ? 'X' : 'x'}${v.toString(16)}`) },
+  { weight: 1, arbitrary: fc.constantFrom('', '256', '0x', '0x1g', 'a', '1a', '00000000000000000001', '-1', ' 1', '1e2', '٣') },
+);
+const dottedTailText = fc.tuple(
+  fc.oneof(
+    // Six groups, or up to five around one `::` (now and then one more), of one to four digits
+    // (now and then none, five or a letter that is not hex).
+    fc.tuple(
+      fc.array(fc.oneof({ weight: 12, arbitrary: fc.string({ unit: fc.constantFrom('0', 'f', 'F', '9', 'a'), minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom('', '12345', 'g') }), { minLength: 6, maxLength: 7 }),
+      fc.nat({ max: 6 }), fc.nat({ max: 6 }), fc.boolean(),
+    ).map(([groups, count, at, gap]) => {
+      if (!gap) return `${groups.slice(0, count === 5 ? 7 : 6).join(':')}:`;
+      const kept = groups.slice(0, Math.min(count, 5) + (count === 6 ? 1 : 0)), cut = Math.min(at, kept.length);
+      return `${kept.slice(0, cut).join(':')}::${kept.slice(cut).join(':')}${kept.length > cut ? ':' : ''}`;
+    }),
+    fc.constantFrom('::', '::ffff:', 'ffff::', '1:2:3:4:5:6:', '1:2:3:4:5::', '1:2:3:4:5:6::', '::1:2:3:4:5:6:', ':::', ':', '1::2::', '1:::', 'a:'),
+    fc.string({ unit: fc.constantFrom('0', 'f', ':', ':', '.'), maxLength: 16 }),
+  ),
+  fc.oneof({ weight: 6, arbitrary: fc.array(tailPart, { minLength: 4, maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(tailPart, { minLength: 3, maxLength: 5 }) }),
+  fc.constantFrom('', '', '', '', '', '', '', '', '%eth0', '%1', '/64', ' '),
+  fc.constantFrom('plain', 'plain', 'plain', 'plain', 'plain', 'brackets'),
+).map(([head, parts, end, wrap]) => {
+  const text = `${head}${parts.join('.')}${end}`;
+  return wrap === 'brackets' ? `[${text}]` : text;
+});
+
+describe('parseAddress (a recorded address) by hand, never by exception', () => {
+  const addressText = fc.oneof(
+    fc.ipV4(), fc.ipV4Extended(), fc.ipV6(), ipText, ipv6Text, dottedTailText,
+    fc.ipV6().map((a) => a.toUpperCase()),
+    fc.ipV6().chain((a) => fc.constantFrom(`[${a}]`, `${a}%eth0`, `${a}%25eth0`, ` ${a}`, `${a}/128`)),
+    fc.constantFrom('::ffff:10.32.0.1', '::ffff:a20:1', '2001:0db8:0000:0000:0000:ff00:0042:8329', '2001:db8::ff00:42:8329', '::1', '::', '[::1]',
+      'fe80::1%eth0', '::1.2.3.4', '::ffff:01.02.03.04', '::ffff:0x1.0X2.3.4', '1:2:3:4:5:6:1.2.3.4', '1:2:3:4:5:6:7:1.2.3.4', '1::1.2.3.4', ':::1.2.3.4',
+      '1:2:3:4:5:6::1.2.3.4', '::1:2:3:4:5:6:1.2.3.4', '1.2.3.4', '01.2.3.4', '1.2.3.4/32', '1.2.3', 'a'.repeat(70), '::ffff:' + '0'.repeat(60) + '1.2.3.4'),
+  );
+  it('equals ipaddr.js (parseAddressSlow) on IPv4, IPv6 in every form, dotted tails, zones, brackets and noise', () => {
+    fc.assert(fc.property(addressText, (text) => {
+      expect(parseAddress(text)).toEqual(parseAddressSlow(text));
+    }), { numRuns: 20000 });
+  });
+  it('the dotted-tail generator reaches both verdicts of the reference, in each of its forms', () => {
+    const samples = fc.sample(dottedTailText, 4000);
+    const valid = samples.filter((t) => parseAddressSlow(t) !== undefined);
+    expect(valid.length).toBeGreaterThan(200);
+    expect(samples.length - valid.length).toBeGreaterThan(200);
+    expect(valid.some((t) => /0x/i.test(t))).toBe(true);
+    expect(valid.some((t) => t.startsWith('::') && t.lastIndexOf(':') === 1)).toBe(true);
+  });
+  it('reads the forms a trace carries', () => {
+    expect(parseAddress('2606:4700:0::1')).toEqual({ version: 6, bytes: [0x26, 0x06, 0x47, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] });
+    expect(parseAddress('2001:0db8:0000:0000:0000:0000:0100:0001')).toEqual({ version: 6, bytes: [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1] });
+    expect(parseAddress('::ffff:10.32.0.1')).toEqual({ version: 6, bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 10, 32, 0, 1] });
+    expect(parseAddress('::10.32.0.1')).toEqual({ version: 6, bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 10, 32, 0, 1] });
+    expect(parseAddress('10.32.0.1')).toEqual({ version: 4, bytes: [10, 32, 0, 1] });
+    for (const bad of ['fe80::1%eth0', '[::1]', '::1/128', '10.0.0.1/8', '010.0.0.1', ':::1.2.3.4', '1:2:3:4:5:6:7:1.2.3.4', 'git.example.com', '']) expect(parseAddress(bad)).toBeUndefined();
   });
 });
 
