@@ -2,11 +2,12 @@
  * `explain --apply`: writes the fixes of the denials into the policy file through core's
  * `denialFixEdits` (the function the language server uses too), keeping formatting and comments,
  * then tidies what the additions made redundant with core's `applyFixes`, so the result passes
- * `check --strict` when the policy did before. Prints the diff; writes atomically.
+ * `check --strict` when the policy did before. Prints the diff; writes atomically, and only over
+ * the file as read (io.ts `writeBack`).
  */
 import { applyEdits, applyFixes, denialFixEdits, parsePolicyDocument, validate, type Diagnostic, type DiagnosticCode, type Fix, type PresetCatalog } from '@netpolicy/core';
-import { readTextFile, UsageError, type Io } from './io';
-import { unifiedDiff, writeFileAtomically } from './report-output';
+import { readForWriteBack, writeBack, type Io } from './io';
+import { unifiedDiff } from './report-output';
 
 /** Collects the distinct fixes of a run's denials (a job repeats the same access many times). */
 export class FixCollector {
@@ -50,9 +51,11 @@ const key = (d: Diagnostic) => `${d.code} ${d.pointer}`;
 
 /** `explain --apply` on a policy file. Returns the diagnostics of the written policy. */
 export function applyToPolicyFile(path: string, fixes: readonly Fix[], options: { catalog: PresetCatalog; io: Io; diffToStdout: boolean }): Diagnostic[] {
-  if (path === '-') throw new UsageError('--apply writes the fixes into the policy file: give the file, not standard input (`-`)');
   const { io } = options;
-  const before = readTextFile(path);
+  // Read again (it may have been edited while the trace was explained): the fixes go into what is
+  // there now, and the write happens only if the file is still that (else exit 2, nothing written).
+  const snapshot = readForWriteBack(io.cwd, path, '--apply');
+  const before = snapshot.text;
   const validateOptions = { fileName: path, catalog: options.catalog };
   const { text: added, applied } = applyDenialFixes(before, path, fixes);
   if (applied.length === 0) {
@@ -69,7 +72,7 @@ export function applyToPolicyFile(path: string, fixes: readonly Fix[], options: 
     io.stderr.write(`netpolicy explain: --apply: nothing to apply to ${path} (the fixes are already in the policy)\n`);
     return tidied.diagnostics;
   }
-  writeFileAtomically(path, tidied.text);
+  writeBack(io.cwd, path, snapshot, tidied.text);
   const diff = unifiedDiff(path, before, tidied.text);
   (options.diffToStdout ? io.stdout : io.stderr).write(diff);
   const notes = applied.filter((f) => f.note).map((f) => `  note: ${f.note}`);

@@ -1,5 +1,8 @@
 /** The process edge of the CLI: streams, environment, exit codes, file reading and writing with clear errors. */
-import { closeSync, fchmodSync, fstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  accessSync, type BigIntStats, closeSync, constants, fchmodSync, fchownSync, fstatSync, ftruncateSync, openSync, readFileSync, readlinkSync, readSync,
+  realpathSync, renameSync, rmSync, type Stats, statSync, writeSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** 8 random hex digits; Web Crypto (loaded on first use), so that a run which writes no file never loads node:crypto. */
@@ -59,18 +62,80 @@ export class UsageError extends Error {
  */
 export const MAX_TEXT_INPUT_BYTES = 512 * 1024 * 1024;
 
-/** Reads a text file (UTF-8) or throws a UsageError that names the file and the reason. */
-export function readTextFile(path: string, limit = MAX_TEXT_INPUT_BYTES): string {
-  let fd: number;
+/** The most a file found by name or named by a setting may hold (netpolicy.config.json, a preset catalog): 8 MiB. */
+export const MAX_SETTINGS_FILE_BYTES = 8 * 1024 * 1024;
+
+export interface ReadOptions {
+  /** The most bytes the file may hold (default MAX_TEXT_INPUT_BYTES). */
+  limit?: number;
+  /**
+   * Only a regular file (or a link to one) is read: a FIFO, device or socket is refused unread
+   * (a config found upward, a catalog named by a config, a Dockerfile, a file written back).
+   * Otherwise an explicit argument may be a FIFO or `<(…)` (read once, as a stream) or a device
+   * (read up to `limit`).
+   */
+  regularOnly?: boolean;
+  /** What to do instead, said after the problem when the file is refused (`name a regular file`). */
+  hint?: string;
+  /** The name in messages (default: `path`). */
+  shown?: string;
+}
+
+/**
+ * Reads a text file (UTF-8) or throws a UsageError that names the file and the reason. The one
+ * read of a path named by an argument, a setting or a config: opened without blocking
+ * (`openInput`), bounded by `limit`, and every problem one line,
+ * `cannot read <path>: <problem> (<what to do>)`.
+ */
+export function readTextFile(path: string, options: number | ReadOptions = {}): string {
+  const o = typeof options === 'number' ? { limit: options } : options;
+  const limit = o.limit ?? MAX_TEXT_INPUT_BYTES;
+  const shown = o.shown ?? path;
+  const fd = openInput(path, o);
   try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${readFailure(error)}`);
-  }
-  try {
-    return readRegularText(fd, path, limit) ?? decodeText(readBounded(fd, path, limit), path);
+    return readRegularText(fd, shown, limit) ?? decodeText(readBounded(fd, shown, limit), shown);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** What a file that is not a regular file is, in words. */
+export function fileKind(st: Stats | BigIntStats): string {
+  return st.isFIFO() ? 'a FIFO (named pipe)' :
+    st.isCharacterDevice() ? 'a character device' :
+    st.isBlockDevice() ? 'a block device' :
+    st.isSocket() ? 'a socket' :
+    st.isDirectory() ? 'a directory' : 'not a regular file';
+}
+
+/**
+ * Opens `path` for reading without ever blocking in `open` (O_NONBLOCK: a FIFO with no writer
+ * would otherwise wait for one for ever) and looks at what it is before anything is read: a
+ * directory is refused; with `regularOnly`, anything but a regular file is refused unread. An
+ * explicit argument that is a FIFO, a pipe (`<(…)`) or a device is opened again for blocking
+ * reads (the command reads it as `cat` would; a FIFO waits for its writer, as before), while the
+ * first descriptor is still open, so a writer never sees its reader go away in between.
+ */
+export function openInput(path: string, options: ReadOptions = {}): number {
+  const shown = options.shown ?? path;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw new UsageError(`cannot read ${shown}: ${readFailure(error)}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile()) return fd; // O_NONBLOCK means nothing to a regular file's reads
+    if (st.isDirectory()) throw new UsageError(`cannot read ${shown}: ${readFailure({ code: 'EISDIR' })}`);
+    if (options.regularOnly) throw new UsageError(`cannot read ${shown}: ${fileKind(st)}, not a regular file (${options.hint ?? 'name a regular file'})`);
+    const blocking = openSync(path, 'r');
+    closeSync(fd);
+    return blocking;
+  } catch (error) {
+    try { closeSync(fd); } catch { /* already closed */ }
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${shown}: ${readFailure(error)}`);
   }
 }
 
@@ -266,10 +331,19 @@ export function writeOutput(io: Io, target: string | undefined, text: string): s
  *   by `commit`, so a failed or interrupted run leaves no partial file and the old one untouched;
  *   `abort` (after a failure) removes the temporary file;
  * - a replaced file keeps its mode (a `0600` file stays `0600`; the temporary file is private until
- *   then); a new file gets 0666 minus the umask, like any other tool's;
+ *   then), and its owner and group where the process may set them (root fixing another user's
+ *   file leaves it theirs); a new file gets 0666 minus the umask, like any other tool's;
+ * - a read-only file (no write permission for the process; as root, no write bit for its owner,
+ *   since root passes every permission check) is refused, as an editor would;
+ * - a file with several hard links is written in place (truncated to the new length at the end):
+ *   a rename would split it, the other names keeping the old text;
  * - a symbolic link is followed: the file it names is replaced, the link stays a link;
- * - a device or FIFO (`/dev/stdout`, `/dev/null`, a named pipe) is written in place: renaming a
- *   file over it would replace the device itself (and as root, for everyone);
+ * - a device or FIFO (`/dev/stdout`, `/dev/null`, a named pipe) and anything reached through
+ *   /proc (`/dev/stdout` on a file) is written in place: renaming a file over it would replace
+ *   the device itself (and as root, for everyone). It is opened without blocking first: a FIFO
+ *   with no reader is refused (ENXIO) instead of waiting for one for ever;
+ * - with `unchanged` (a file written back), the file must still be what was read (`FileSnapshot`)
+ *   just before it is replaced, else nothing is written;
  * - a directory is refused before anything is written.
  *
  * Text may be written in pieces (`write`, bounded memory); every failure is a UsageError naming
@@ -281,35 +355,50 @@ export class OutputFile {
   readonly isTTY = false;
   private fd: number | undefined;
   private readonly temp: string | undefined;
+  /** Written in place: a regular file with several links (truncated at `commit`), or a device or FIFO. */
+  private readonly inPlaceFile: boolean = false;
+  private written = 0;
 
-  constructor(cwd: string, private readonly shown: string) {
+  constructor(cwd: string, private readonly shown: string, private readonly options: { unchanged?: FileSnapshot } = {}) {
     if (shown === '') throw new UsageError('cannot write to an empty file name');
-    let path = resolve(cwd, shown);
-    let existingMode: number | undefined;
-    let inPlace = false;
+    const given = resolve(cwd, shown);
+    let st: Stats | undefined;
     try {
-      path = realpathSync(path);
-      const st = statSync(path);
-      if (st.isDirectory()) throw new UsageError(`cannot write ${shown}: ${WRITE_FAILURES.EISDIR}`);
-      if (st.isFile()) existingMode = st.mode & 0o7777;
-      else inPlace = true;
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
+      st = statSync(given);
+    } catch {
       // Absent (a dangling link is written where it points), or unreadable: the open below says why.
-      path = danglingTarget(path);
+    }
+    if (st?.isDirectory()) throw new UsageError(`cannot write ${shown}: ${WRITE_FAILURES.EISDIR}`);
+    if (st && (!st.isFile() || throughProc(given))) {
+      this.path = given;
+      this.fd = openInPlace(given, shown);
+      return;
+    }
+    let path = given;
+    if (st) {
+      try { path = realpathSync(given); } catch { /* the open below says why */ }
+      refuseReadOnly(shown, path, st);
+    } else {
+      path = danglingTarget(given);
     }
     this.path = path;
     try {
-      if (inPlace) {
-        this.fd = openSync(path, 'w');
+      if (st && st.nlink > 1) {
+        this.verifyUnchanged();
+        this.inPlaceFile = true;
+        this.fd = openSync(path, constants.O_WRONLY);
         return;
       }
       this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex()}.tmp`);
-      this.fd = openSync(this.temp, 'wx', existingMode === undefined ? 0o666 : 0o600);
-      // The umask may have narrowed the mode asked for: set the old file's mode exactly.
-      if (existingMode !== undefined) fchmodSync(this.fd, existingMode);
+      this.fd = openSync(this.temp, 'wx', st === undefined ? 0o666 : 0o600);
+      if (st !== undefined) {
+        keepOwner(this.fd, st);
+        // The umask may have narrowed the mode asked for (and a change of owner clears set-id bits): set the old file's mode exactly.
+        fchmodSync(this.fd, st.mode & 0o7777);
+      }
     } catch (error) {
       this.abort();
+      if (error instanceof UsageError) throw error;
       throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
     }
   }
@@ -317,7 +406,7 @@ export class OutputFile {
   write(text: string): boolean {
     if (this.fd === undefined) throw new UsageError(`cannot write ${this.shown}: already closed`);
     try {
-      writeSync(this.fd, text);
+      this.written += writeSync(this.fd, text);
     } catch (error) {
       throw new UsageError(`cannot write ${this.shown}: ${writeFailure(error)}`);
     }
@@ -329,11 +418,16 @@ export class OutputFile {
     if (this.fd === undefined) return;
     try {
       const fd = this.fd;
+      if (this.inPlaceFile) ftruncateSync(fd, this.written);
       this.fd = undefined;
       closeSync(fd);
-      if (this.temp !== undefined) renameSync(this.temp, this.path);
+      if (this.temp !== undefined) {
+        this.verifyUnchanged();
+        renameSync(this.temp, this.path);
+      }
     } catch (error) {
       this.abort();
+      if (error instanceof UsageError) throw error;
       throw new UsageError(`cannot write ${this.shown}: ${writeFailure(error)}`);
     }
   }
@@ -346,6 +440,166 @@ export class OutputFile {
     }
     if (this.temp !== undefined) rmSync(this.temp, { force: true });
   }
+
+  /** With `unchanged`: throws, writing nothing, when the file is no longer what was read. */
+  private verifyUnchanged(): void {
+    const before = this.options.unchanged;
+    if (!before) return;
+    const pause = Number(process.env.NETPOLICY_TEST_PAUSE_BEFORE_WRITE_MS ?? 0); // test-only (docs/cli.md)
+    if (pause > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    const changed = (how: string) => new UsageError(`cannot write ${this.shown}: ${how} while netpolicy worked on it; nothing written, your change is kept (run the command again)`);
+    let now: BigIntStats;
+    try {
+      now = statSync(this.path, { bigint: true });
+    } catch {
+      throw changed('it was removed');
+    }
+    if (now.dev !== before.stamp.dev || now.ino !== before.stamp.ino) throw changed('it was replaced');
+    if (now.size !== before.stamp.size || now.mtimeNs !== before.stamp.mtimeNs) throw changed('it changed');
+    let text: string;
+    try {
+      text = readTextFile(this.path, { regularOnly: true, shown: this.shown });
+    } catch {
+      throw changed('it changed');
+    }
+    if (text !== before.text) throw changed('it changed');
+  }
+}
+
+/** A file as read, to be written back only if it is still so (size, modification time, inode and text). */
+export interface FileSnapshot {
+  text: string;
+  stamp: BigIntStats;
+}
+
+/**
+ * Reads a policy that a command will write back (`check --fix`, `explain --apply`), after
+ * `checkWriteBack`: a regular file only, and a snapshot of it for `writeBack`.
+ */
+export function readForWriteBack(cwd: string, shown: string, option: string): FileSnapshot {
+  const path = resolve(cwd, shown);
+  checkWriteBack(cwd, shown, option);
+  const fd = openInput(path, { regularOnly: true, shown, hint: `${option} writes the file back: name the policy file itself` });
+  try {
+    const stamp = fstatSync(fd, { bigint: true });
+    const text = readRegularText(fd, shown, MAX_TEXT_INPUT_BYTES) ?? decodeText(readBounded(fd, shown), shown);
+    return { text, stamp };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `text` over a file read by `readForWriteBack`, unless it changed since (then nothing is written: UsageError). */
+export function writeBack(cwd: string, shown: string, before: FileSnapshot, text: string): void {
+  const out = new OutputFile(cwd, shown, { unchanged: before });
+  try {
+    out.write(text);
+    out.commit();
+  } finally {
+    out.abort();
+  }
+}
+
+/**
+ * Refuses, before anything is read, a file `option` (`--fix`, `--apply`) cannot write back:
+ * standard input and anything reached through /proc (`/dev/stdin`, `/proc/self/fd/0`: it would
+ * replace whatever file the shell opened), what is not a regular file (a FIFO, a device), a
+ * read-only file. A symbolic link to a regular file is fine (written through, the link kept).
+ * A file that cannot be looked at passes: the read then says why.
+ */
+export function checkWriteBack(cwd: string, shown: string, option: string): void {
+  const what = `${option} writes the file back: name the policy file itself`;
+  if (shown === '-') throw new UsageError(`${option} writes the file back: give the file, not standard input (\`-\`)`);
+  const path = resolve(cwd, shown);
+  if (throughProc(path)) throw new UsageError(`cannot write ${shown}: it is standard input or another open file (reached through /proc), not a file of its own (${what})`);
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch {
+    return; // missing or unreadable: the read says so
+  }
+  if (!st.isFile()) throw new UsageError(`cannot write ${shown}: ${fileKind(st)}, not a regular file (${what})`);
+  refuseReadOnly(shown, path, st, `${option} does not change a read-only file: make it writable first (chmod u+w)`);
+}
+
+/**
+ * A regular file the process may not write is refused, rename or not (a rename needs only the
+ * folder's permission). Root passes every permission check, so for root the owner's write bit
+ * decides, as editors do.
+ */
+function refuseReadOnly(shown: string, path: string, st: Stats, hint = 'make it writable first (chmod u+w), or write elsewhere'): void {
+  let readOnly: boolean;
+  if (process.getuid?.() === 0) readOnly = (st.mode & 0o200) === 0;
+  else {
+    try {
+      accessSync(path, constants.W_OK);
+      readOnly = false;
+    } catch (error) {
+      readOnly = (error as NodeJS.ErrnoException).code === 'EACCES' || (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+  if (readOnly) throw new UsageError(`cannot write ${shown}: a read-only file (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')}) (${hint})`);
+}
+
+/** The replacement of a file keeps its owner and group where the process may set them (root may; others only a group of theirs). */
+function keepOwner(fd: number, st: Stats): void {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  if (uid === undefined || (st.uid === uid && st.gid === gid)) return;
+  try {
+    fchownSync(fd, st.uid, st.gid);
+  } catch {
+    try { fchownSync(fd, -1, st.gid); } catch { /* not permitted: the file becomes the writer's, as with any tool */ }
+  }
+}
+
+/**
+ * A FIFO, device or file behind /proc opened for writing in place: first without blocking, so
+ * that a FIFO with no reader is an error (ENXIO) rather than a wait for ever; then again for
+ * blocking writes (a pipe's reader may be slower than the writer) while the first is still open,
+ * so the reader never sees its writer go away in between.
+ */
+function openInPlace(path: string, shown: string): number {
+  let probe: number;
+  try {
+    probe = openSync(path, constants.O_WRONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENXIO') throw new UsageError(`cannot write ${shown}: a FIFO with no reader (start its reader first, or write to a file)`);
+    throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
+  }
+  try {
+    return openSync(path, constants.O_WRONLY);
+  } catch (error) {
+    throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
+  } finally {
+    closeSync(probe);
+  }
+}
+
+/**
+ * Whether a path goes through /proc on its way to a file (`/dev/stdin` -> `/proc/self/fd/0` ->
+ * whatever the shell opened): such a name stands for an open file of a process, not a file of
+ * its own. Each component is followed as the kernel would, up to 40 links.
+ */
+export function throughProc(path: string): boolean {
+  let rest = resolve(path).split('/').filter(Boolean);
+  let current = '/';
+  for (let links = 0; rest.length > 0;) {
+    const next = join(current, rest.shift()!);
+    if (next === '/proc' || next.startsWith('/proc/')) return true;
+    let link: string;
+    try {
+      link = readlinkSync(next);
+    } catch {
+      current = next;
+      continue;
+    }
+    if (++links > 40) return false;
+    rest = [...resolve(current, link).split('/').filter(Boolean), ...rest];
+    current = '/';
+  }
+  return false;
 }
 
 /**
@@ -370,6 +624,7 @@ export function checkOutputTarget(cwd: string, target: string | undefined): void
     return;
   }
   if (st.isDirectory()) throw new UsageError(`cannot write ${target}: ${WRITE_FAILURES.EISDIR}`);
+  if (st.isFile()) refuseReadOnly(target, path, st);
 }
 
 /** Where a dangling symbolic link points (so that writing through it creates its target), else the path itself. */

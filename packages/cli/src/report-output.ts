@@ -1,6 +1,6 @@
 /**
  * Where a command's report goes (`-o/--output FILE`, `-` or absent = stdout), files read from an
- * argument that may be `-` (stdin, read once), atomic file writes and the unified diffs that
+ * argument that may be `-` (stdin, read once), and the unified diffs that
  * `check --fix` and `explain --apply` print.
  */
 import { statSync } from 'node:fs';
@@ -39,17 +39,6 @@ export function canReadTwice(path: string): boolean {
 /** At most one file argument may be `-`. */
 export function checkOneStdin(args: (string | undefined)[]): void {
   if (args.filter((a) => a === '-').length > 1) throw new UsageError('standard input (`-`) can be read only once per command: give `-` to one argument only');
-}
-
-/** Writes `text` to `path` (a policy fixed in place) through `OutputFile`: atomic, mode kept, links followed. */
-export function writeFileAtomically(path: string, text: string): void {
-  const out = new OutputFile(process.cwd(), path);
-  try {
-    out.write(text);
-    out.commit();
-  } finally {
-    out.abort();
-  }
 }
 
 /** The destination of a report: stdout, or a file written atomically once the report is complete. */

@@ -3,9 +3,9 @@ import { join, relative, resolve } from 'node:path';
 import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate, validateChunked } from '@netpolicy/core';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
-import { drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
+import { checkWriteBack, drained, EXIT, readFailure, readForWriteBack, UsageError, useColor, writeBack, type FileSnapshot, type Io, type PushbackOut } from '../io';
 import { ConfigFinder } from '../project-config';
-import { AtomicFileOutput, checkOneStdin, readInput, reportSink, shownName, unifiedDiff, writeFileAtomically } from '../report-output';
+import { AtomicFileOutput, checkOneStdin, readInput, reportSink, shownName, unifiedDiff } from '../report-output';
 import { jsonReport, sarifReport, textReport, type FileResult } from '../check-report';
 import { watchAndRerun } from '../watch';
 import { VERSION } from '../version';
@@ -45,7 +45,10 @@ filePatterns, severity), unless --config names one.`,
   ],
 };
 
-interface Found { files: string[]; skipped: string[] }
+/** How deep `check DIR` looks into folders; deeper folders are an error (exit 2) that names the limit, never skipped silently. */
+const MAX_FOLDER_DEPTH = 40;
+
+interface Found { files: string[]; skipped: string[]; tooDeep: string[]; unreadable: [string, string][] }
 
 function expand(path: string, configs: ConfigFinder): Found | undefined {
   let stat;
@@ -58,13 +61,17 @@ function expand(path: string, configs: ConfigFinder): Found | undefined {
   const config = configs.forPath(path, true);
   const root = config?.config.root ?? resolve(path);
   const patterns = config?.config.filePatterns ?? [];
-  const found: Found = { files: [], skipped: [] };
+  const found: Found = { files: [], skipped: [], tooDeep: [], unreadable: [] };
   const walk = (dir: string, depth: number) => {
-    if (depth > 40) return;
+    if (depth > MAX_FOLDER_DEPTH) {
+      found.tooDeep.push(dir);
+      return;
+    }
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      found.unreadable.push([dir, readFailure(error)]);
       return;
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -103,6 +110,9 @@ function noPolicyMessage(dir: string, skipped: string[], configFile: string | un
   return lines.join('\n');
 }
 
+/** A policy argument as `checkOnce` takes it: the files it names (a folder's, found by the walk). */
+interface Operand { arg: string; found: Found | undefined; files: string[] }
+
 async function checkOnce(values: Record<string, unknown>, positionals: string[], io: Io): Promise<number> {
   const configs = new ConfigFinder(io.cwd, values.config as string | undefined, values.presets as string | undefined);
   const format = values.format as string;
@@ -112,18 +122,34 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
   let failed = 0;
   const diffs: string[] = [];
   let fixed = 0;
-  for (const arg of positionals) {
+  // Every folder is walked before anything is read or written: -o and --fix are checked against
+  // the files found (issue 21 items 1 and 5), and a walk that hit a limit is an error.
+  const operands: Operand[] = positionals.map((arg) => {
     const found = arg === '-' ? undefined : expand(arg, configs);
+    return { arg, found, files: found ? found.files : [arg] };
+  });
+  refuseOutputOverFound(io.cwd, output, operands, configs);
+  if (values.fix) for (const { files } of operands) for (const file of files) checkWriteBack(io.cwd, file, '--fix');
+  for (const { arg, found, files } of operands) {
+    if (found && (found.tooDeep.length > 0 || found.unreadable.length > 0)) {
+      for (const dir of found.tooDeep.slice(0, 3)) io.stderr.write(`netpolicy check: ${escapeControl(dir)}: more than ${MAX_FOLDER_DEPTH} folders deep, not searched (pass that folder itself, or move the policies up)\n`);
+      if (found.tooDeep.length > 3) io.stderr.write(`netpolicy check: and ${found.tooDeep.length - 3} more folders past the depth limit\n`);
+      for (const [dir, why] of found.unreadable) io.stderr.write(`netpolicy check: cannot read folder ${escapeControl(dir)}: ${why}\n`);
+      failed++;
+    }
     if (found && found.files.length === 0) {
+      if (found.tooDeep.length > 0 || found.unreadable.length > 0) continue;
       const config = configs.forPath(arg, true);
       io.stderr.write(`netpolicy check: ${noPolicyMessage(escapeControl(arg), found.skipped, config?.file, config?.config.filePatterns ?? [])}\n`);
       failed++;
       continue;
     }
-    for (const file of found ? found.files : [arg]) {
+    for (const file of files) {
       let text: string;
+      let snapshot: FileSnapshot | undefined;
       try {
-        text = readInput(file);
+        if (values.fix) ({ text } = snapshot = readForWriteBack(io.cwd, file, '--fix'));
+        else text = readInput(file);
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         io.stderr.write(`netpolicy check: ${escapeControl(error.message)}\n`);
@@ -132,10 +158,17 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
       }
       const config = configs.forPath(file);
       const options = { fileName: file === '-' ? 'stdin.json' : file, catalog: configs.catalogFor(config), severity: config?.config.severity };
-      if (values.fix) {
+      if (snapshot) {
         const result = applyFixes(text, { ...options, maxRounds: 20 });
         if (result.text !== text) {
-          writeFileAtomically(file, result.text);
+          try {
+            writeBack(io.cwd, file, snapshot, result.text);
+          } catch (error) {
+            if (!(error instanceof UsageError)) throw error;
+            io.stderr.write(`netpolicy check: ${escapeControl(error.message)}\n`);
+            failed++;
+            continue;
+          }
           diffs.push(unifiedDiff(file, text, result.text));
           fixed += result.applied;
           text = result.text;
@@ -170,6 +203,41 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
   return failing ? EXIT.findings : EXIT.ok;
 }
 
+
+/**
+ * `-o FILE` naming a file found inside a folder argument, or a config file in force, is refused
+ * before anything is read or written (args.ts refuses a file named directly): compared by device
+ * and inode, so a link or another spelling is caught too.
+ */
+function refuseOutputOverFound(cwd: string, output: string | undefined, operands: Operand[], configs: ConfigFinder): void {
+  if (output === undefined || output === '-') return;
+  let target;
+  try {
+    target = statSync(resolve(cwd, output));
+  } catch {
+    return; // a new file cannot be an input
+  }
+  if (!target.isFile()) return;
+  const same = (path: string) => {
+    try {
+      const st = statSync(resolve(cwd, path));
+      return st.dev === target.dev && st.ino === target.ino;
+    } catch {
+      return false;
+    }
+  };
+  const refuse = (role: string) => { throw new UsageError(`option --output names ${escapeControl(output)}, which is also an input (${role}); write the report to another file`); };
+  for (const { arg, found, files } of operands) {
+    for (const file of found ? files : []) if (same(file)) refuse(`found in ${escapeControl(arg)}`);
+    const config = arg === '-' ? configs.forPath(arg) : found ? configs.forPath(arg, true) : configs.forPath(arg);
+    if (config && config.file !== '<stdin>' && same(config.path)) refuse(`the config in force, ${escapeControl(config.file)}`);
+    if (config?.config.presetCatalog !== undefined && same(config.config.presetCatalog)) refuse(`the preset catalog of ${escapeControl(config.file)}`);
+    for (const file of found ? files : []) {
+      const own = configs.forPath(file);
+      if (own && own !== config && own.file !== '<stdin>' && same(own.path)) refuse(`the config in force, ${escapeControl(own.file)}`);
+    }
+  }
+}
 
 /**
  * Writes a report as it is produced, in blocks of about 1 MB: to stdout, waiting whenever it pushes

@@ -5,12 +5,12 @@ import { StringDecoder } from 'node:string_decoder';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import { Explainer, type ExplainResult } from '@netpolicy/core';
 import type { Command } from '../command';
-import { drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
+import { checkWriteBack, drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
 import { presetCatalogOption } from '../presets-option';
 import { loadPolicy, readTraceFile } from '../explain-inputs';
 import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from '../explain-render';
 import { applyToPolicyFile, FixCollector } from '../apply-fixes';
-import { AtomicFileOutput, checkOneStdin } from '../report-output';
+import { AtomicFileOutput, canReadTwice, checkOneStdin } from '../report-output';
 import { watchAndRerun } from '../watch';
 
 export const spec: CommandSpec = {
@@ -122,7 +122,7 @@ function mayHoldDns(file: string): boolean {
 }
 
 function lateWarning(io: Io): void {
-  io.stderr.write('netpolicy explain: warning: DNS answers arrived after connections to their addresses; a trace read from stdin is read once, so those connections were decided without the later names (pass the trace as a file to include them)\n');
+  io.stderr.write('netpolicy explain: warning: DNS answers arrived after connections to their addresses; a trace read from stdin or a pipe is read once, so those connections were decided without the later names (pass the trace as a file to include them)\n');
 }
 
 export const command: Command = {
@@ -136,6 +136,8 @@ export const command: Command = {
     if (!values.trace) throw new UsageError('missing option --trace FILE');
     checkOneStdin([values.policy, values.trace]);
     if (values.apply && values.policy === '-') throw new UsageError('--apply writes the fixes into the policy file: give the file, not standard input (`-`)');
+    // Before the policy is read: a FIFO, /dev/stdin or a read-only file cannot take the fixes.
+    if (values.apply) checkWriteBack(io.cwd, values.policy, '--apply');
     if (values.watch) return watchAndRerun('explain', [values.policy, values.trace], () => this.run(args.filter((a) => a !== '--watch'), io), io);
     const failOn = values['fail-on'] ?? [];
     // --apply: the fixes of the pass that counts (a second pass, after late DNS answers, replaces the first's).
@@ -157,7 +159,7 @@ export const command: Command = {
 
     async function explainTo(out: Io['stdout']): Promise<number> {
     const policy = loadPolicy(policyFile, catalog);
-    const fromFile = values.trace !== '-';
+    const fromFile = canReadTwice(values.trace!); // a regular file; stdin, a FIFO or `<(…)` is read once
     const stdout = out as PushbackOut;
     const only = values.only as 'denied' | 'all';
     let report;

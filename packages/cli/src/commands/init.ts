@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { defaultPresetCatalog } from '@netpolicy/core';
 import { parseCommand, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
-import { EXIT, UsageError, writeFailure, type Io } from '../io';
+import { EXIT, readTextFile, UsageError, writeFailure, type Io } from '../io';
 import { escapeControl } from '../escape';
 
 export const POLICY_NAME = 'policy.netpolicy.jsonc';
@@ -68,7 +68,10 @@ function fromDockerfile(text: string): string[] {
   return [...out];
 }
 
-export function detectPresets(dir: string): Found[] {
+/** The most of a Dockerfile that is read (a regular file only: a FIFO or `-> /dev/zero` is skipped, with a note). */
+const MAX_DOCKERFILE_BYTES = 1 << 20;
+
+export function detectPresets(dir: string, warn: (line: string) => void = () => {}): Found[] {
   const found = new Map<string, Found>();
   const add = (preset: string, because: string) => {
     if (!found.has(preset)) found.set(preset, { preset, because, sample: SAMPLES[preset] });
@@ -81,8 +84,11 @@ export function detectPresets(dir: string): Found[] {
   for (const name of names.filter((n) => /^(Dockerfile|Containerfile)(\..+)?$|\.Dockerfile$/i.test(n)).sort()) {
     let text = '';
     try {
-      text = readFileSync(join(dir, name), 'utf8').slice(0, 1 << 20);
-    } catch {}
+      text = readTextFile(join(dir, name), { shown: name, regularOnly: true, limit: MAX_DOCKERFILE_BYTES, hint: 'skipped; presets come from the other files here' });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      warn(error.message.replace(/^cannot read /, 'did not read '));
+    }
     for (const preset of fromDockerfile(text)) add(preset, name);
   }
   // Catalog order, as the explainer reports presets.
@@ -150,7 +156,7 @@ async function run(args: string[], io: Io): Promise<number> {
   if (existing.length > 0) {
     throw new UsageError(`${existing.map(shown).join(' and ')} already exist${existing.length === 1 ? 's' : ''}: nothing written (init never overwrites; move or delete ${existing.length === 1 ? 'it' : 'them'} first)`);
   }
-  const found = detectPresets(dir);
+  const found = detectPresets(dir, (line) => io.stderr.write(`netpolicy init: ${escapeControl(line)}\n`));
   try {
     // `wx`: fail rather than overwrite a file created meanwhile.
     writeFileSync(policyPath, starterPolicy(found), { flag: 'wx' });
