@@ -115,7 +115,11 @@ export class NetpolicyClient {
     return this.#guard(this.#getSbom(selector, call));
   }
 
-  /** The job metadata and every observed network access of a terminal job (D1 shape checked). */
+  /**
+   * The job metadata and every observed network access of a terminal job (D1 shape checked).
+   * `data` is the service's document (wire names), not core's normalised `Trace`: core's
+   * `explain(policy, data)` and `readTraceDocument(data)` read it as they read its `text`.
+   */
   getNetworkTrace(selector: JobSelector, call: CallOptions = {}): Promise<ApiResult<NetworkTraceDocument>> {
     return this.#guard(this.#getNetworkTrace(selector, call));
   }

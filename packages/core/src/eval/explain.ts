@@ -7,6 +7,7 @@ import type { Policy } from '../policy/types';
 import { readConnection, readSource } from '../policy/rules-read';
 import { streamTrace, type TraceChunks } from '../trace/reader';
 import { parseTrace } from '../trace/reader';
+import { traceOf, type TraceDocument } from '../trace/document';
 import { isKnownObservation, type AnyObservation, type DnsObservation, type Observation, type Trace, type TraceHeader } from '../trace/types';
 import { accessOf, describeAccess, type Access } from './access';
 import { CompiledPolicy, compilePolicy } from './evaluate';
@@ -286,16 +287,18 @@ export class Explainer {
 }
 
 /**
- * Explains a trace: a parsed trace, its whole text, or a stream of chunks (strings or UTF-8
+ * Explains a trace: a parsed trace, a trace document as an object (the service's document, as
+ * `@netpolicy/client`'s `getNetworkTrace()` returns it in `data`, or `JSON.parse` of a trace file:
+ * read like its text, see `traceOf`), its whole text, or a stream of chunks (strings or UTF-8
  * bytes). Streams are read observation by observation; memory stays bounded when `keep` is false
  * or `only` is `denied`. Names come from every DNS observation of the trace (D4): when an answer
  * arrives after a connection to its address, a trace held in memory or as text is explained a
  * second time with every answer known; a one-time stream cannot be, and its report says so
  * (`lateDnsAnswers`).
  */
-export async function explain(policy: Policy, trace: Trace | string | TraceChunks, options: ExplainOptions = {}): Promise<ExplainReport> {
+export async function explain(policy: Policy, trace: Trace | TraceDocument | string | TraceChunks, options: ExplainOptions = {}): Promise<ExplainReport> {
   if (typeof trace === 'object' && trace !== null && 'observations' in trace && Array.isArray((trace as Trace).observations)) {
-    return explainTrace(policy, trace as Trace, options);
+    return explainTrace(policy, trace as Trace | TraceDocument, options);
   }
   const pass = async (o: ExplainOptions) => {
     const explainer = new Explainer(policy, o);
@@ -307,14 +310,19 @@ export async function explain(policy: Policy, trace: Trace | string | TraceChunk
   return (await pass({ ...options, resolvedNames: first.explainer.resolvedNames })).report;
 }
 
-/** Synchronous explain of a parsed trace or its text (every DNS answer is known from the start). */
-export function explainTrace(policy: Policy, trace: Trace | string, options: ExplainOptions = {}): ExplainReport {
-  const t = typeof trace === 'string' ? parseTrace(trace) : trace;
+/**
+ * Synchronous explain of a parsed trace, a trace document as an object, or its text (every DNS
+ * answer is known from the start). A document that is not a valid trace is a `TraceError`.
+ */
+export function explainTrace(policy: Policy, trace: Trace | TraceDocument | string, options: ExplainOptions = {}): ExplainReport {
+  const t = typeof trace === 'string' ? parseTrace(trace) : traceOf(trace);
   const names = new ResolvedNames();
   for (const o of t.observations) if (isKnownObservation(o) && o.protocol === 'dns') names.learn(o);
   const explainer = new Explainer(policy, { ...options, resolvedNames: names.toMap() });
   for (const o of t.observations) explainer.add(o);
-  return explainer.finish(t);
+  // The header as the stream readers give it: everything but the observations.
+  const { observations: _observations, ...header } = t;
+  return explainer.finish(header);
 }
 
 /**
