@@ -12,7 +12,6 @@ import {
 } from './rules';
 import { CidrTrie, HostTrie, UrlTrie } from './tries';
 import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
-import { BoundedCache } from './bounded-cache';
 
 export class CompiledPolicy {
   readonly rules: PolicyRules;
@@ -81,8 +80,8 @@ export class CompiledPolicy {
   private readonly urlHits: UrlEntry[] = [];
   /** Order of the first connection rule: a permitting source (lower order) cannot be beaten by one. */
   private readonly firstConnectionOrder: number;
-  /** Address text → connection rules whose CIDRs contain it (traces repeat addresses; bounded). */
-  private readonly cidrMemo = new BoundedCache<string, ConnEntry[]>(8192);
+  /** Scratch array of `cidrCandidates` (evaluation is synchronous: its callers finish with it first). */
+  private readonly cidrHits: ConnEntry[] = [];
 
   /** The permitting rule with the lowest order, if any. */
   firstPermitting(a: Access, parsed?: ParsedUrl | null): RuleRef | undefined {
@@ -148,16 +147,18 @@ export class CompiledPolicy {
   }
 
 
-  /** Connection rules (stating cidrs but no names) whose CIDRs contain the address, memoised per address text. */
+  /**
+   * Connection rules (stating cidrs but no names) whose CIDRs contain the address, in a scratch
+   * array. Not memoised by address text: the lookup walks at most 32 or 128 trie nodes, and in a
+   * trace whose addresses are all distinct a memo missed every time and promoted its entries.
+   */
   private cidrCandidates(remoteIp: string | undefined, port: number): readonly ConnEntry[] {
     if (this.cidrs.size === 0 || remoteIp === undefined || !(this.cidrAnyPort || this.cidrPorts.has(port))) return NO_CONNS;
-    let hits = this.cidrMemo.get(remoteIp);
-    if (hits === undefined) {
-      hits = [];
-      const address = addressOf(remoteIp);
-      if (address) this.cidrs.lookup(address, hits);
-      this.cidrMemo.set(remoteIp, hits);
-    }
+    const address = addressOf(remoteIp);
+    if (!address) return NO_CONNS;
+    const hits = this.cidrHits;
+    hits.length = 0;
+    this.cidrs.lookup(address, hits);
     return hits;
   }
 }

@@ -207,14 +207,26 @@ export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: 
     ssh: { related: () => rules.ssh } as unknown as HostTrie<SshEntry>,
   } : relatedIndex(rules);
   const candidates: Candidate[] = [];
-  const push = (c: Candidate | undefined) => { if (c) candidates.push(c); };
+  // Every candidate misses at least one criterion, and ties go to the lower order: once one misses
+  // a single criterion, a rule of higher order cannot win, and is not looked at (a policy may hold
+  // hundreds of address rules for a port, each a candidate for every denied connection to it).
+  let bestOrder = Infinity;
+  const hopeless = (order: number) => !options.exhaustive && order > bestOrder;
+  const push = (c: Candidate | undefined) => {
+    if (!c) return;
+    candidates.push(c);
+    if (c.reasons.length === 1 && c.order < bestOrder) bestOrder = c.order;
+  };
   if (a.kind === 'http') {
     const url = options.url === undefined ? parseUrl(a.url) : options.url;
-    if (url) for (const e of index.urlsByHost.get(url.host) ?? []) push(urlCandidate(e, a.method, url));
-    if (url) for (const e of index.conns([url.host], a.remoteIp, url.port)) push(connCandidate(e, a, url));
+    if (url) for (const e of index.urlsByHost.get(url.host) ?? []) if (!hopeless(e.order)) push(urlCandidate(e, a.method, url));
+    if (url) for (const e of index.conns([url.host], a.remoteIp, url.port)) if (!hopeless(e.order)) push(connCandidate(e, a, url));
   } else if (a.kind === 'tls' || a.kind === 'tcp') {
     const connNames = [...(a.kind === 'tls' && a.serverName !== undefined ? [a.serverName] : []), ...(a.hostnames ?? [])];
-    for (const e of index.conns(connNames, a.remoteIp, a.port)) push(connCandidate(e, a, undefined));
+    for (const e of index.conns(connNames, a.remoteIp, a.port)) {
+      if (hopeless(e.order)) break; // sorted by order: so is every one after it
+      push(connCandidate(e, a, undefined));
+    }
     const names = a.kind === 'tls' ? (a.serverName !== undefined ? [a.serverName] : []) : (a.hostnames ?? []);
     const implied = names.flatMap((n) => index.impliedByHost.get(normaliseHost(n)) ?? []);
     for (const e of implied) {
@@ -223,7 +235,7 @@ export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: 
       }
     }
   } else {
-    for (const e of index.ssh.related(normaliseHost(a.host))) push(sshCandidate(e, a));
+    for (const e of index.ssh.related(normaliseHost(a.host))) if (!hopeless(e.order)) push(sshCandidate(e, a));
   }
   if (candidates.length === 0) return undefined;
   const text = (c: Candidate) => c.reasons.map((r) => r.message).join('; ');

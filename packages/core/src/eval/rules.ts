@@ -11,7 +11,6 @@ import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import type { Connection, Policy, Source } from '../policy/types';
 import { enabledPresets as readEnabledPresets, readConnection, readSource, type EnabledPreset } from '../policy/rules-read';
 import type { ParsedUrl } from './url';
-import { BoundedCache } from './bounded-cache';
 
 export interface RuleRef {
   /** Position in reporting order: lower wins. */
@@ -141,46 +140,14 @@ export function itemRules(member: string, item: unknown): PolicyRules {
 
 type Address = { version: 4 | 6; bytes: number[] };
 
-/** A dotted quad in the canonical form ipaddr.js accepts (no leading zeros, each part 0-255), parsed by hand; undefined for anything else. */
-function dottedQuad(text: string): Address | undefined {
-  const n = text.length;
-  if (n < 7 || n > 15) return undefined;
-  const bytes = [0, 0, 0, 0];
-  let part = 0, value = 0, digits = 0;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 46;
-    if (c === 46) {
-      if (digits === 0 || value > 255 || part > 3) return undefined;
-      bytes[part++] = value;
-      value = 0; digits = 0;
-    } else if (c >= 48 && c <= 57) {
-      if (digits > 0 && value === 0) return undefined; // a leading zero
-      value = value * 10 + (c - 48);
-      if (++digits > 3) return undefined;
-    } else return undefined;
-  }
-  return part === 4 ? { version: 4, bytes } : undefined;
-}
-
-const ipCache = new BoundedCache<string, Address | null>(8192);
-
 /**
- * Parses a recorded address. Dotted quads by hand, every time: parsing one costs less than
- * hashing its text to look it up (profile of a trace whose addresses are all distinct: the cache
- * lookup was 0.2 s of 150,000 denials). The rest by ipaddr.js (formats/ip.ts), once per distinct
- * text (bounded LRU: a trace in which each is distinct must not grow memory). Callers share the
- * result: never modify it.
+ * Parses a recorded address (formats/ip.ts `parseAddress`: by hand, every form). Not memoised:
+ * parsing an address costs less than hashing its text to look it up, and in a trace whose
+ * addresses are all distinct a memo only added work and promoted entries. Callers share nothing:
+ * each call returns a new object.
  */
 export function addressOf(text: string | undefined): Address | undefined {
-  if (text === undefined) return undefined;
-  const quad = dottedQuad(text);
-  if (quad !== undefined) return quad;
-  let hit = ipCache.get(text);
-  if (hit === undefined) {
-    hit = parseAddress(text) ?? null;
-    ipCache.set(text, hit);
-  }
-  return hit ?? undefined;
+  return text === undefined ? undefined : parseAddress(text);
 }
 
 export function cidrsContain(cidrs: readonly ParsedCidr[], address: Address | undefined): boolean {

@@ -10,8 +10,6 @@ interface HostNode<T> { children: Map<string, HostNode<T>>; exact?: T[]; wild?: 
 /** Host patterns by reversed labels: `*.example.com` and `example.com` share the path com → example. */
 export class HostTrie<T> {
   private root: HostNode<T> = { children: new Map() };
-  /** Traces repeat a few host names many times: remember the matches of recent names. */
-  private memo = new Map<string, T[]>();
   size = 0;
 
   add(pattern: string, value: T): void {
@@ -26,20 +24,18 @@ export class HostTrie<T> {
     }
     (wild ? (node.wild ??= []) : (node.exact ??= [])).push(value);
     this.size++;
-    this.memo.clear();
   }
 
-  /** The values whose pattern matches `host` (any case, trailing dot allowed). Do not modify the array. */
+  /**
+   * The values whose pattern matches `host` (any case, trailing dot allowed). Do not modify the
+   * array. Walked label by label from the end, without a memo: in a trace whose every host is
+   * distinct a memo by host missed every time, and its entries were promoted by the collector.
+   */
   lookup(host: string): readonly T[] {
     if (this.size === 0) return NONE;
-    let found = this.memo.get(host);
-    if (found === undefined) {
-      found = [];
-      this.walk(normaliseHost(host), found);
-      if (this.memo.size >= 20000) this.memo.clear();
-      this.memo.set(host, found);
-    }
-    return found;
+    const found: T[] = [];
+    this.walk(normaliseHost(host), found);
+    return found.length === 0 ? NONE : found;
   }
 
   /**
@@ -59,15 +55,22 @@ export class HostTrie<T> {
     return out;
   }
 
+  /** `*.` needs one or more labels before the suffix (and not just an empty one). */
   private walk(host: string, found: T[]): void {
-    const labels = host.split('.');
     let node: HostNode<T> | undefined = this.root;
-    for (let k = labels.length - 1; k >= 0; k--) {
-      node = node.children.get(labels[k]);
+    let end = host.length;
+    while (true) {
+      // The label host[dot + 1, end); dot < 0 for the first one (lastIndexOf('.', -1) would look at 0).
+      const dot = end === 0 ? -1 : host.lastIndexOf('.', end - 1);
+      node = node.children.get(host.slice(dot + 1, end));
       if (!node) return;
-      // `*.` needs one or more labels before the suffix (and not just an empty one).
-      if (node.wild && (k >= 2 || (k === 1 && labels[0] !== ''))) for (const v of node.wild) found.push(v);
-      if (k === 0 && node.exact) for (const v of node.exact) found.push(v);
+      if (dot < 0) {
+        if (node.exact) for (const v of node.exact) found.push(v);
+        return;
+      }
+      // Labels left before this one: a wildcard matches when they are not a single empty label.
+      if (node.wild && dot > 0) for (const v of node.wild) found.push(v);
+      end = dot;
     }
   }
 }
