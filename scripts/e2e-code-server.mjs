@@ -78,13 +78,16 @@ export function installExtension(entry, profile, vsix) {
   return r.stdout.trim();
 }
 
-/** Starts code-server; resolves when /healthz answers. `stop()` ends it by its PID. */
-export async function startCodeServer(entry, profile, { port, logFile } = {}) {
+/**
+ * Starts code-server; resolves when /healthz answers. `stop()` ends it by its PID. With
+ * `workspaceTrust`, folders are asked to be trusted (Restricted Mode can be tested).
+ */
+export async function startCodeServer(entry, profile, { port, logFile, workspaceTrust = false } = {}) {
   port ??= await freePort();
   const out = openSync(logFile ?? join(profile.dir, 'code-server.log'), 'a');
   const child = spawn(process.execPath, [
     entry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', '--user-data-dir', profile.userData, '--extensions-dir', profile.extensions,
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override', '--user-data-dir', profile.userData, '--extensions-dir', profile.extensions,
   ], { env: { ...process.env, ...profile.env }, stdio: ['ignore', out, out] });
   let exited = false;
   child.once('exit', () => { exited = true; });

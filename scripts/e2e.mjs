@@ -2,7 +2,7 @@
 // chromium driven by playwright-core). Packages the .vsix, installs it into a fresh profile and
 // checks what a person sees; then runs the extension-host integration tests
 // (extension/test/integration). Screenshots and logs go to extension/test-artifacts/.
-// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration|web, --keep,
+// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration|web|trust, --keep,
 // --update-screenshots (copy the README's screenshots from this run into extension/images/).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { freshProfile, installCodeServer, installExtension, startCodeServer } from './e2e-code-server.mjs';
+import { trust } from './e2e-trust.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const ext = join(root, 'extension');
@@ -50,7 +51,6 @@ function writeWorkspace(dir) {
 
 function userSettings(profile, extra = {}) {
   writeFileSync(join(profile.userData, 'User/settings.json'), JSON.stringify({
-    ...extra,
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
@@ -64,6 +64,7 @@ function userSettings(profile, extra = {}) {
     'window.commandCenter': false,
     'chat.commandCenter.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    ...extra,
   }, null, 2));
 }
 
@@ -418,6 +419,9 @@ try {
   if (only === undefined || only === 'ui') await ui();
   if (only === undefined || only === 'integration') await integration();
   if (only === undefined || only === 'web') await web();
+  if (only === undefined || only === 'trust') {
+    await trust({ entry, vsix, work, step, launchBrowser, userSettings, fixture, say, shot, setPage: (p) => { currentPage = p; } });
+  }
 } catch (e) {
   failures.push(`harness: ${e?.stack ?? e}`);
 } finally {

@@ -108,7 +108,7 @@ function manyDenials(n: number, hosts: number): string {
 }
 
 describe('a bounded report', () => {
-  const policy = { default: 'deny', sources: [{ kind: 'npm', urls: ['https://registry.npmjs.org/'] }] } as unknown as Policy;
+  const policy = { default: 'deny', sources: [{ npm: { urls: ['https://registry.npmjs.org'] } }] } as unknown as Policy;
   const doc = parsePolicyDocument(JSON.stringify(policy), { fileName: 'p.json' });
 
   async function page(trace: string, p: number, size: number) {

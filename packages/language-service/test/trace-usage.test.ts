@@ -25,7 +25,7 @@ describe('trace lenses show trace text, never interpret it', () => {
   });
 
   it('groups by the parsed host, not by splitting the destination at spaces', async () => {
-    const titles = await lenses({ default: 'deny', sources: [{ kind: 'generic', urls: ['https://h.example/'] }] }, [
+    const titles = await lenses({ default: 'deny', sources: [{ npm: { urls: ['https://h.example'] } }] }, [
       { sequence: 1, protocol: 'http', method: 'GET', url: 'https://h.example/<svg src=x onload=1>', denied: false },
       { sequence: 2, protocol: 'http', method: 'GET', url: 'https://h.example/a b', denied: false },
     ]);
