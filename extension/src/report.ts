@@ -33,6 +33,8 @@ export interface ReportDenial {
   recorded: string;
   nearest: { rule: string; reason: string; range?: ReportRange } | null;
   fix: { pointer: string; value: unknown; text: string } | null;
+  /** A change to the job rather than the policy (plain http whose https form the policy allows). */
+  jobNote?: string;
   /** The access (for re-checking it against the policy after a fix). */
   access?: Access;
   /** Set once the policy allows it (after a fix): the rule that does. */
@@ -130,6 +132,7 @@ export class ReportBuilder {
           recorded: recordedText(r),
           nearest: r.nearMiss ? { rule: r.nearMiss.rule, reason: r.nearMiss.message, range: ruleRange(this.doc, r.nearMiss.rule) } : null,
           fix: r.fix && r.fix.kind !== 'job' ? { pointer: r.fix.pointer, value: r.fix.value, text: JSON.stringify(r.fix.value) } : null,
+          jobNote: r.fix && r.fix.kind === 'job' ? r.fix.note : undefined,
           // A result's access may be explain's reused scratch object: keep a copy.
           access: r.access ? (JSON.parse(JSON.stringify(r.access)) as Access) : undefined,
         });
@@ -265,6 +268,7 @@ function denialHtml(d: ReportDenial): string {
       : `<div class="why">Denied by the default${d.certain ? '' : ' (uncertain: an enabled opaque preset might allow it)'}; ${outside(d.recorded)}.</div>`,
   ];
   if (d.nearest && !d.fixed) parts.push(`<div class="why">Nearest rule <code>${outside(d.nearest.rule)}</code>: ${outside(d.nearest.reason)}</div>`);
+  if (d.jobNote && !d.fixed) parts.push(`<div class="why note">Fix in the job: ${outside(d.jobNote)}</div>`);
   const actions: string[] = [];
   if (d.nearest?.range) actions.push(`<button class="secondary" data-action="reveal" data-id="${d.id}" title="Select ${outside(d.nearest.rule)} in the policy">Reveal rule ${outside(d.nearest.rule)}</button>`);
   if (d.fix) {
