@@ -25,15 +25,16 @@ export const spec: CommandSpec = {
 Files ending .jsonc may hold comments and trailing commas; .json files (and standard input,
 \`-\`) are strict JSON. A directory is searched for
 ${DEFAULT_PATTERNS.join(', ')} and the "filePatterns" of netpolicy.config.json; finding no policy file there is an error
-(exit 2). The nearest netpolicy.config.json upward from each file applies (presetCatalog,
-filePatterns, severity), unless --config names one.`,
+(exit 2). The nearest netpolicy.config.json upward from each file, up to the repository root
+(the first folder with .git) or the home folder, applies (presetCatalog, filePatterns,
+severity), unless --config names one; the config in force is named in every format.`,
   options: {
     format: formatOption(['text', 'json', 'sarif'], 'Report format: text for people, json (files and diagnostics with LSP ranges) for scripts, sarif (SARIF 2.1.0) for code scanning.'),
     output: outputOption,
     strict: { type: 'boolean', help: 'Warnings fail the check too (exit 1).' },
-    fix: { type: 'boolean', help: 'Apply every fix the diagnostics offer (keeping formatting and comments), print the diff, write each file atomically, then report what is left.' },
+    fix: { type: 'boolean', help: 'Apply every fix the diagnostics offer (keeping formatting and comments), print the diff, write each file atomically (only over the file as read; a read-only file, a FIFO or standard input is refused), then report what is left.' },
     presets: presetsOption,
-    config: { type: 'string', value: 'FILE', help: `A netpolicy config file to use for every file, instead of the nearest ${PROJECT_CONFIG_FILE} upward.` },
+    config: { type: 'string', value: 'FILE', help: `A netpolicy config file to use for every file, instead of the nearest ${PROJECT_CONFIG_FILE} upward (searched up to the repository root or the home folder).` },
     watch: { type: 'boolean', help: 'Check again whenever a file changes, until interrupted (Ctrl-C).' },
   },
   operands: { min: 1, name: 'FILE|DIR|- (policy files or folders to check)' },
@@ -41,7 +42,7 @@ filePatterns, severity), unless --config names one.`,
   exitCodes: [
     [0, 'no errors (warnings allowed unless --strict)'],
     [1, 'errors found (or warnings with --strict)'],
-    [2, 'usage error, unreadable file, a folder without policy files, or a bad config or --presets file'],
+    [2, 'usage error, unreadable file, a folder without policy files or deeper than 40 folders, a bad config or --presets file, or a file --fix cannot write back (read-only, not a regular file, changed meanwhile)'],
   ],
 };
 
@@ -191,9 +192,12 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
     else io.stderr.write(diffText);
     io.stderr.write(fixedLine);
   }
-  if (format === 'json') await writeReport(io, output, jsonReport(results));
-  else if (format === 'sarif') await writeReport(io, output, sarifReport(results, VERSION, io.cwd));
+  // The configs in force are named in every format (issue 21 item 10): a config found upward changes verdicts.
+  const configsUsed = [...new Set(configs.used.map((c) => c.file))];
+  if (format === 'json') await writeReport(io, output, namingConfigs(jsonReport(results), 'json', configsUsed));
+  else if (format === 'sarif') await writeReport(io, output, namingConfigs(sarifReport(results, VERSION, io.cwd), 'sarif', configsUsed));
   else if (results.length > 0 || failed === 0) {
+    if (configsUsed.length > 0) io.stderr.write(`netpolicy check: config in force: ${configsUsed.map(escapeControl).join(', ')}\n`);
     const onTerminal = sink.toStdout && io.stdout.isTTY === true;
     await writeReport(io, output, textReport(results, { color: sink.toStdout && useColor(io), excerpt: onTerminal, failed: failed > 0 }));
   }
@@ -236,6 +240,28 @@ function refuseOutputOverFound(cwd: string, output: string | undefined, operands
       const own = configs.forPath(file);
       if (own && own !== config && own.file !== '<stdin>' && same(own.path)) refuse(`the config in force, ${escapeControl(own.file)}`);
     }
+  }
+}
+
+/**
+ * When a config is in force: the JSON report with a top-level `"configs"` member (the config
+ * files, as shown), the SARIF log with `runs[0].properties.netpolicyConfigs`, added to the first
+ * piece the reporters give (check-report.ts writes the rest piece by piece). Without one, the
+ * reports are as they were.
+ */
+function* namingConfigs(pieces: Iterable<string>, format: 'json' | 'sarif', configs: string[]): Generator<string> {
+  let first = configs.length > 0;
+  for (const piece of pieces) {
+    if (!first) {
+      yield piece;
+      continue;
+    }
+    first = false;
+    if (format === 'json' && piece.startsWith('{\n')) yield `{\n  "configs": ${JSON.stringify(configs)},\n${piece.slice(2)}`;
+    else if (format === 'sarif' && piece.includes('\n      "columnKind"')) {
+      const properties = JSON.stringify({ netpolicyConfigs: configs }, null, 2).replace(/\n/g, '\n      ');
+      yield piece.replace('\n      "columnKind"', `\n      "properties": ${properties},\n      "columnKind"`);
+    } else throw new Error(`the ${format} report no longer starts as namingConfigs expects`);
   }
 }
 
