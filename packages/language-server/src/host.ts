@@ -2,19 +2,33 @@
  * What the server needs from its environment: turning URIs into paths and, where there is a file
  * system (the Node entry), reading the project config, a preset catalog and traces. The browser
  * entry has no file access: settings come from the client only.
+ *
+ * Every path the server reads comes from settings or a project file, so it may name anything: a
+ * FIFO, a folder, a device, a huge file. A host opens without blocking and reads only regular
+ * files (within `maxBytes` where given); anything else rejects with a `FileProblem`.
  */
 export interface ServerHost {
   /** The path of a document URI (for D6's patterns and `filePatterns`); undefined when it has none. */
   uriToPath(uri: string): string | undefined;
   pathToUri(path: string): string;
-  /** Reads a UTF-8 file (rejects when it cannot). Absent: no file access. */
-  readFile?(path: string): Promise<string>;
-  /** The trace files a `traces` entry names: the file itself, or the `.json` files in a folder. */
+  /** Reads a regular UTF-8 file of at most `maxBytes` (rejects with a `FileProblem` otherwise). Absent: no file access. */
+  readFile?(path: string, maxBytes: number): Promise<string>;
+  /** The trace files a `traces` entry names: the file itself, or the `.json` files in a folder (rejects with a `FileProblem`). */
   listTraceFiles?(path: string): Promise<string[]>;
-  /** A file's bytes in chunks (traces can be larger than memory). */
+  /** A regular file's bytes in chunks, any size (traces can be larger than memory); a `FileProblem` for anything else. */
   readChunks?(path: string): AsyncIterable<Uint8Array>;
-  /** Changes when the file changes (size and modification time); undefined when it is missing. */
-  stamp?(path: string): Promise<string | undefined>;
+}
+
+/** The largest preset catalog or `netpolicy.config.json` the server reads (a bigger one is reported, not read). */
+export const MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024;
+
+/** A file named by settings or a project file that was not read: the path and the problem in words, never the file's content. */
+export class FileProblem extends Error {
+  /** `code`: the system error's code when opening failed (`ENOENT`: there is no such file). */
+  constructor(readonly path: string, readonly problem: string, readonly code?: string) {
+    super(`${path}: ${problem}`);
+    this.name = 'FileProblem';
+  }
 }
 
 /** Path joining and relativity for `/`-separated paths (Windows paths are given with `/` by `uriToPath`). */

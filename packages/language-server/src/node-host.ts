@@ -1,10 +1,108 @@
-/** The Node host: file access for the project config, a preset catalog and traces. */
-import { createReadStream } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+/**
+ * The Node host: file access for the project config, a preset catalog and traces.
+ *
+ * Each file is opened with O_NONBLOCK and judged by `fstat` of the very descriptor it was opened
+ * as: opening a FIFO without it parks a libuv pool thread in `open` until a writer comes (four
+ * of them and the pool is gone: no file operation of the server ever completes again). Only a
+ * regular file is read; a catalog or config file only up to its limit, a trace streamed from the
+ * same descriptor (no limit: a trace can be larger than memory).
+ */
+import { constants, type Stats } from 'node:fs';
+import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { normalizeDrive, type ServerHost } from './host';
+import { FileProblem, normalizeDrive, type ServerHost } from './host';
 
 const MAX_TRACE_FILES = 200;
+/** Windows has no O_NONBLOCK (nor FIFOs that block an open). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** What a file that is not regular is, in words. */
+function kindOf(s: Stats): string {
+  if (s.isDirectory()) return 'a folder';
+  if (s.isFIFO()) return 'a FIFO (named pipe)';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function codeOf(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Why a path could not be opened or listed, in words (the error's code, never anything read). */
+function openProblem(err: unknown): string {
+  const code = codeOf(err);
+  switch (code) {
+    case 'ENOENT': return 'it does not exist (ENOENT)';
+    case 'EACCES': case 'EPERM': return `permission denied (${code})`;
+    case 'ENOTDIR': return 'a part of the path is not a folder (ENOTDIR)';
+    case 'ENXIO': return 'it is a socket or a device with nothing behind it (ENXIO)';
+    case 'ELOOP': return 'too many symbolic links (ELOOP)';
+    default: return `it cannot be opened (${code ?? 'unknown error'})`;
+  }
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${mb >= 10 ? Math.round(mb) : Math.round(mb * 10) / 10} MB`;
+}
+
+/** Opens without blocking; resolves only for a regular file (the descriptor stays open for the caller). */
+async function openRegular(path: string): Promise<{ handle: FileHandle; size: number }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, OPEN_FLAGS);
+  } catch (err) {
+    throw new FileProblem(path, openProblem(err), codeOf(err));
+  }
+  try {
+    const s = await handle.stat();
+    if (!s.isFile()) throw new FileProblem(path, `it is ${kindOf(s)}, not a regular file`);
+    return { handle, size: s.size };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err instanceof FileProblem ? err : new FileProblem(path, openProblem(err));
+  }
+}
+
+/** Reads a regular file of at most `maxBytes` as UTF-8, from the descriptor that was checked. */
+async function readLimited(path: string, maxBytes: number): Promise<string> {
+  const { handle, size } = await openRegular(path);
+  const tooLarge = (n: number) => new FileProblem(path, `it is ${megabytes(n)}, more than the ${megabytes(maxBytes)} a settings file may be`);
+  try {
+    if (size > maxBytes) throw tooLarge(size);
+    // One byte more than the limit: a file that grew since fstat is caught, not read on.
+    const buf = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    let filled = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+      if (filled === buf.length) {
+        if (filled > maxBytes) throw tooLarge(filled);
+        break;
+      }
+    }
+    return buf.toString('utf8', 0, filled);
+  } catch (err) {
+    throw err instanceof FileProblem ? err : new FileProblem(path, `it cannot be read (${codeOf(err) ?? 'unknown error'})`);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+async function* readChunks(path: string): AsyncGenerator<Uint8Array> {
+  const { handle } = await openRegular(path);
+  // The stream closes the handle when it ends, fails or is destroyed (a cancelled evaluation returns early).
+  const stream = handle.createReadStream({ highWaterMark: 64 * 1024 });
+  try {
+    for await (const chunk of stream) yield chunk as Uint8Array;
+  } finally {
+    stream.destroy();
+  }
+}
 
 export const nodeHost: ServerHost = {
   uriToPath(uri) {
@@ -14,15 +112,24 @@ export const nodeHost: ServerHost = {
     try { return normalizeDrive(fileURLToPath(uri).split('\\').join('/')); } catch { return undefined; }
   },
   pathToUri: (path) => pathToFileURL(path).href,
-  readFile: (path) => readFile(path, 'utf8'),
+  readFile: readLimited,
   async listTraceFiles(path) {
-    const s = await stat(path);
+    // stat opens nothing: a FIFO named here is judged by readChunks, which opens without blocking.
+    let s: Stats;
+    try {
+      s = await stat(path);
+    } catch (err) {
+      throw new FileProblem(path, openProblem(err), codeOf(err));
+    }
     if (!s.isDirectory()) return [path];
-    const names = (await readdir(path)).filter((n) => n.endsWith('.json') && !/\.netpolicy\.json$|^network-policy\.json$|^netpolicy\.config\.json$|\.tests\.json$/.test(n)).sort();
+    let names: string[];
+    try {
+      names = await readdir(path);
+    } catch (err) {
+      throw new FileProblem(path, openProblem(err));
+    }
+    names = names.filter((n) => n.endsWith('.json') && !/\.netpolicy\.json$|^network-policy\.json$|^netpolicy\.config\.json$|\.tests\.json$/.test(n)).sort();
     return names.slice(0, MAX_TRACE_FILES).map((n) => `${path.replace(/\/$/, '')}/${n}`);
   },
-  readChunks: (path) => createReadStream(path, { highWaterMark: 64 * 1024 }),
-  async stamp(path) {
-    try { const s = await stat(path); return `${s.size}:${s.mtimeMs}`; } catch { return undefined; }
-  },
+  readChunks,
 };

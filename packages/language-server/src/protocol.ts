@@ -35,3 +35,26 @@ export interface NetpolicySettings {
   traces?: string[] | null;
   severity?: Record<string, string> | null;
 }
+
+/** The `initializationOptions` the server reads (each optional; anything else is ignored). */
+export interface NetpolicyInitializationOptions {
+  /** Section `netpolicy` until the first workspace/configuration answer (for clients that cannot answer it). */
+  settings?: NetpolicySettings;
+  /**
+   * `false` when the editor does not trust the workspace: the server then reads no trace, no
+   * preset catalog and no other path named by settings or `netpolicy.config.json` (the project
+   * file itself is still read, for `severity` and `filePatterns`), and shows no trace lenses.
+   * Absent: trusted (editors without a notion of trust are unchanged).
+   */
+  workspaceTrusted?: boolean;
+}
+
+/**
+ * `netpolicy/workspaceTrust` (client -> server notification): the workspace's trust changed (VS
+ * Code grants it after the server started). Trusted: catalogs and traces are read at once.
+ */
+export const WorkspaceTrustNotificationMethod = 'netpolicy/workspaceTrust';
+
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}

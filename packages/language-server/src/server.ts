@@ -6,7 +6,7 @@
  * project file `netpolicy.config.json`.
  */
 import {
-  LineIndex, PROJECT_CONFIG_FILE, SEVERITY_SETTINGS, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
+  LINT_CODES, LineIndex, PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
   type Diagnostic, type PolicyDocument, type Position, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
 } from '@netpolicy/core';
 import {
@@ -20,8 +20,12 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { joinPath, relativePath, type ServerHost } from './host';
-import { DenialsRequestMethod, type DenialsParams, type DenialsResult, type NetpolicySettings } from './protocol';
+import { FileProblems, type FileRole } from './file-problems';
+import { FileProblem, MAX_SETTINGS_FILE_BYTES, joinPath, relativePath, type ServerHost } from './host';
+import {
+  DenialsRequestMethod, WorkspaceTrustNotificationMethod,
+  type DenialsParams, type DenialsResult, type NetpolicyInitializationOptions, type NetpolicySettings, type WorkspaceTrustParams,
+} from './protocol';
 
 /** Quiet time after an edit before validating (a burst of keystrokes is validated once). */
 export const DEBOUNCE_MS = 30;
@@ -53,6 +57,9 @@ interface Entry {
 }
 
 class Cancelled extends Error {}
+
+/** Lint findings do not stop trace evaluation (a severity override may make one an error); a policy that is not valid does. */
+const LINT = new Set<string>(LINT_CODES);
 
 /** A workspace folder's settings: its project file under the editor settings. */
 interface Folder {
@@ -110,6 +117,13 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let canWatchFiles = false;
   /** False until the first settings (editor and project file) are applied: no publish under defaults that are about to change. */
   let settingsReady = false;
+  /**
+   * Whether the editor trusts the workspace (initializationOptions.workspaceTrusted, then
+   * netpolicy/workspaceTrust). Untrusted: no path from settings or a project file is read.
+   */
+  let trusted = true;
+  /** Log lines written once (paths left unread in an untrusted workspace). */
+  const loggedOnce = new Set<string>();
 
   /** Logs to the client; a connection already closed swallows it (logging must never throw). */
   const log = (message: string, error = false) => {
@@ -120,6 +134,26 @@ export function startServer(connection: Connection, host: ServerHost): void {
       // closed connection
     }
   };
+
+  const logOnce = (message: string) => {
+    if (loggedOnce.has(message)) return;
+    loggedOnce.add(message);
+    log(message);
+  };
+
+  const problems = new FileProblems(
+    (message) => {
+      log(message);
+      notify(connection.window.showWarningMessage(message));
+    },
+    // The project files on screen show the problems of the files they name.
+    () => { if (settingsReady) for (const td of documents.all()) if (isConfigUri(td.uri)) schedule(td.uri, 0); },
+  );
+
+  /** Records a file that could not be used (a `FileProblem`, or what else reading it threw, in words). */
+  function fileProblem(role: FileRole, path: string, err: unknown): void {
+    problems.report(role, path, err instanceof FileProblem ? err.problem : err instanceof Error ? err.message : String(err));
+  }
 
   /** Runs a handler; an exception is logged and answered with `fallback` (the server never dies of one). */
   function guard<T>(what: string, fallback: T, fn: () => T): T {
@@ -196,7 +230,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
         const path = host.uriToPath(uri) ?? uri;
         const text = td.getText();
         const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
-        const diagnostics = parseProjectConfig(text, path).diagnostics.map((d) => toLspDiagnostic(doc, uri, d));
+        const { config, diagnostics: found } = parseProjectConfig(text, path);
+        const diagnostics = found.map((d) => toLspDiagnostic(doc, uri, d));
+        diagnostics.push(...problems.configDiagnostics(doc, config));
         notify(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
         return;
       }
@@ -207,13 +243,31 @@ export function startServer(connection: Connection, host: ServerHost): void {
         return;
       }
       const e = entryOf(uri);
+      const following = tracesFollowed(uri);
+      if (!trusted && folderOf(uri).traces.length > 0) logOnce(`the workspace is not trusted: traces ${folderOf(uri).traces.join(', ')} not read`);
+      if (!following && e.usage) {
+        // No trace in force any more (settings cleared, workspace not trusted): no lens or hint from the last ones.
+        e.usage = undefined;
+        e.usageVersion = undefined;
+        e.traceRun++;
+        refreshLenses();
+      }
       const diagnostics: LspDiagnostic[] = coreDiagnostics(uri).map((d) => toLspDiagnostic(doc, uri, d));
       if (e.usage && e.usageVersion === td.version && !doc.syntaxFailed) diagnostics.push(...unusedRuleHints(doc, uri, e.usage));
       notify(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
       if (diagnostics.length > 0) publishedNonEmpty.add(uri);
       else publishedNonEmpty.delete(uri);
-      if (folderOf(uri).traces.length > 0 && e.usageVersion !== td.version) scheduleTraces(uri);
+      if (following && e.usageVersion !== td.version) scheduleTraces(uri);
     });
+  }
+
+  /** Whether traces are evaluated for a document: some are configured for its folder, and the workspace is trusted. */
+  function tracesFollowed(uri: string): boolean {
+    return trusted && folderOf(uri).traces.length > 0;
+  }
+
+  function refreshLenses(): void {
+    if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
   }
 
   function schedule(uri: string, delay = DEBOUNCE_MS): void {
@@ -239,22 +293,31 @@ export function startServer(connection: Connection, host: ServerHost): void {
   async function evaluateTraces(uri: string): Promise<void> {
     const td = documents.get(uri);
     const doc = parsed(uri);
-    if (!td || !doc || !host.listTraceFiles || !host.readChunks) return;
+    if (!td || !doc || !host.listTraceFiles || !host.readChunks || !tracesFollowed(uri)) return;
     const e = entryOf(uri);
     const run = ++e.traceRun;
     const version = td.version;
-    const stale = () => e.traceRun !== run || documents.get(uri)?.version !== version || entries.get(uri) !== e;
-    if (doc.syntaxFailed || coreDiagnostics(uri).some((d) => d.severity === 'error')) return;
+    const stale = () => e.traceRun !== run || documents.get(uri)?.version !== version || entries.get(uri) !== e || !trusted;
+    // A policy that is not valid is not evaluated (as `netpolicy explain`); lint findings, whatever their severity, do not stop it.
+    if (doc.syntaxFailed || coreDiagnostics(uri).some((d) => d.severity === 'error' && !LINT.has(d.code))) return;
     const usage = emptyUsage();
     const folder = folderOf(uri);
+    const failed = (trace: string, err: unknown) => {
+      usage.errors.push({ trace, message: err instanceof FileProblem ? err.problem : err instanceof Error ? err.message : String(err) });
+      // A file opened fine but not a valid trace is the trace's business (the log, `errors`), not a file problem.
+      if (err instanceof FileProblem) fileProblem('trace', err.path, err);
+      else problems.clear(trace);
+    };
     for (const t of folder.traces) {
       let files: string[];
       try {
         files = await host.listTraceFiles(t);
       } catch (err) {
-        usage.errors.push({ trace: t, message: err instanceof Error ? err.message : String(err) });
+        if (stale()) return;
+        failed(t, err);
         continue;
       }
+      if (files.length !== 1 || files[0] !== t) problems.clear(t);
       for (const file of files) {
         if (stale()) return;
         try {
@@ -266,9 +329,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
             },
           });
           usage.traces.push(file);
+          problems.clear(file);
         } catch (err) {
           if (err instanceof Cancelled || stale()) return;
-          usage.errors.push({ trace: file, message: err instanceof Error ? err.message : String(err) });
+          failed(file, err);
         }
       }
     }
@@ -277,16 +341,37 @@ export function startServer(connection: Connection, host: ServerHost): void {
     e.usage = usage;
     e.usageVersion = version;
     publish(uri);
-    if (canRefreshLenses) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    refreshLenses();
   }
 
   async function readCatalog(path: string | undefined): Promise<PresetCatalog> {
-    if (!path) return defaultPresetCatalog;
-    if (!host.readFile) return defaultPresetCatalog;
+    if (!path || !host.readFile) return defaultPresetCatalog;
+    if (!trusted) {
+      logOnce(`the workspace is not trusted: preset catalog ${path} not read (the built-in presets apply)`);
+      return defaultPresetCatalog;
+    }
+    let text: string;
     try {
-      return loadPresetCatalog(JSON.parse(await host.readFile(path)), path);
+      text = await host.readFile(path, MAX_SETTINGS_FILE_BYTES);
     } catch (err) {
-      notify(connection.window.showWarningMessage(`netpolicy: preset catalog ${path} not used: ${err instanceof Error ? err.message : String(err)}`));
+      fileProblem('preset catalog', path, err);
+      return defaultPresetCatalog;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      // JSON.parse's message quotes the text: the problem is named, the content never shown.
+      problems.report('preset catalog', path, 'it is not valid JSON');
+      return defaultPresetCatalog;
+    }
+    try {
+      const catalog = loadPresetCatalog(data, path);
+      problems.clear(path);
+      return catalog;
+    } catch (err) {
+      const message = err instanceof PresetCatalogError ? err.message.replace(`${path}: `, '') : 'it is not a preset catalog';
+      problems.report('preset catalog', path, message);
       return defaultPresetCatalog;
     }
   }
@@ -299,8 +384,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
       const path = joinPath(root, PROJECT_CONFIG_FILE);
       let text: string;
       try {
-        text = await host.readFile(path);
-      } catch {
+        text = await host.readFile(path, MAX_SETTINGS_FILE_BYTES);
+        problems.clear(path);
+      } catch (err) {
+        // No project file is the common case; anything else there (a FIFO, a folder, 40 MB) is said.
+        if (!(err instanceof FileProblem && err.code === 'ENOENT')) fileProblem('project file', path, err);
         continue;
       }
       const { config, diagnostics } = parseProjectConfig(text, path);
@@ -408,8 +496,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     };
     canRefreshLenses = caps.workspace?.codeLens?.refreshSupport === true;
     canWatchFiles = caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    const init = params.initializationOptions as { settings?: NetpolicySettings } | null | undefined;
+    const init = params.initializationOptions as NetpolicyInitializationOptions | null | undefined;
     if (init && typeof init === 'object' && init.settings && typeof init.settings === 'object' && !Array.isArray(init.settings)) editorSettings = init.settings;
+    if (init && typeof init === 'object' && init.workspaceTrusted === false) trusted = false;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -465,6 +554,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     else await pullEditorSettings();
     // Without file watching (no dynamic registration), a settings change is when the project file is read again.
     if (!canWatchFiles) await loadProjectConfig();
+    await applySettings();
+  });
+
+  connection.onNotification(WorkspaceTrustNotificationMethod, async (p: WorkspaceTrustParams) => {
+    if (typeof p?.trusted !== 'boolean' || p.trusted === trusted || shutDown) return;
+    trusted = p.trusted;
+    log(trusted ? 'the workspace is trusted: traces and preset catalogs are read' : 'the workspace is not trusted: traces and preset catalogs are not read');
+    // Catalogs are read (or dropped) again, and every document re-published (traces scheduled, or lenses dropped).
     await applySettings();
   });
 
@@ -560,11 +657,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   connection.onCodeLens((p, token) => withDoc('code lenses', p.textDocument.uri, token, [], (doc) => {
     const usage = entries.get(p.textDocument.uri)?.usage;
-    return usage ? traceCodeLenses(doc, usage) : [];
+    return usage && trusted ? traceCodeLenses(doc, usage) : [];
   }));
   connection.onRequest(DenialsRequestMethod, (p: DenialsParams): DenialsResult => {
     alive();
-    const usage = (p && typeof p.uri === 'string' ? entries.get(p.uri)?.usage : undefined) ?? emptyUsage();
+    const usage = (trusted && p && typeof p.uri === 'string' ? entries.get(p.uri)?.usage : undefined) ?? emptyUsage();
     return { traces: usage.traces, observations: usage.observations, denials: usage.denials, more: usage.moreDenials, errors: usage.errors };
   });
 
