@@ -371,7 +371,8 @@ export class OutputFile {
     if (st?.isDirectory()) throw new UsageError(`cannot write ${shown}: ${WRITE_FAILURES.EISDIR}`);
     if (st && (!st.isFile() || throughProc(given))) {
       this.path = given;
-      this.fd = openInPlace(given, shown);
+      // A regular file behind /proc (`-o /dev/stdout` with `>> log`) is appended to: the shell opened it.
+      this.fd = openInPlace(given, shown, st.isFile() ? constants.O_APPEND : 0, st.isSocket());
       return;
     }
     let path = given;
@@ -559,17 +560,18 @@ function keepOwner(fd: number, st: Stats): void {
  * blocking writes (a pipe's reader may be slower than the writer) while the first is still open,
  * so the reader never sees its writer go away in between.
  */
-function openInPlace(path: string, shown: string): number {
+function openInPlace(path: string, shown: string, flags = 0, socket = false): number {
   let probe: number;
   try {
     probe = openSync(path, constants.O_WRONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENXIO' && socket) throw new UsageError(`cannot write ${shown}: a socket, which cannot be opened by name (for standard output, use \`-o -\`)`);
     if (code === 'ENXIO') throw new UsageError(`cannot write ${shown}: a FIFO with no reader (start its reader first, or write to a file)`);
     throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
   }
   try {
-    return openSync(path, constants.O_WRONLY);
+    return openSync(path, constants.O_WRONLY | flags);
   } catch (error) {
     throw new UsageError(`cannot write ${shown}: ${writeFailure(error)}`);
   } finally {

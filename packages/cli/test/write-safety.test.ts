@@ -304,6 +304,44 @@ describe('item 4: a read-only file is refused, even for root', () => {
   });
 });
 
+describe('item 4: -o a read-only file for fetch, and -o /dev/stdout on a file', () => {
+  it('fetch -o a read-only file: refused before any request', async () => {
+    const d = folder();
+    const out = join(d, 'trace.json');
+    writeFileSync(out, 'old');
+    chmodSync(out, 0o444);
+    // Port 9 (discard) on loopback: a request would fail with exit 6, not 2.
+    const r = await runProc(['fetch', 'trace', '--repo', 'acme/webapp', '--job-id', '1', '--base-url', 'http://127.0.0.1:9', '-o', out], { env: { NETPOLICY_TOKEN: 'demo-token-valid', NETPOLICY_TOTAL_TIMEOUT_MS: '2000' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`netpolicy fetch: cannot write ${out}: a read-only file (mode 0444) (make it writable first (chmod u+w), or write elsewhere)\n`);
+    expect(readFileSync(out, 'utf8')).toBe('old');
+  });
+
+  it('-o /dev/stdout when stdout is a pipe: the report goes down the pipe (it was "no such directory")', () => {
+    const r = spawnSync('/bin/sh', ['-c', `"$0" "$@" | cat`, process.execPath, bin, 'check', '--format', 'json', '-o', '/dev/stdout', POLICY], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeout: 20_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).files).toHaveLength(1);
+  });
+
+  it('-o /dev/stdout when stdout is a socket (as Node gives a child): one line naming `-o -`', async () => {
+    const r = await runProc(['check', '-o', '/dev/stdout', POLICY], HANG);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('netpolicy check: cannot write /dev/stdout: a socket, which cannot be opened by name (for standard output, use `-o -`)\n');
+  });
+
+  it('-o /dev/stdout when stdout is a file opened for appending: appended to, the file kept', async () => {
+    const d = folder();
+    const log = join(d, 'log.txt');
+    writeFileSync(log, 'earlier line\n');
+    const r = spawnSync('/bin/sh', ['-c', `exec "$0" "$@" >> "${log}"`, process.execPath, bin, 'check', '-o', '/dev/stdout', POLICY], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, timeout: 20_000 });
+    expect(r.status).toBe(0);
+    const text = readFileSync(log, 'utf8');
+    expect(text.startsWith('earlier line\n')).toBe(true);
+    expect(text).toContain('0 errors');
+  });
+});
+
 describe('item 5: what is not a regular file of its own is not written back', () => {
   for (const name of ['/dev/stdin', '/proc/self/fd/0']) {
     it.skipIf(!existsSync(name))(`check --fix ${name} < p.json and explain --apply --policy ${name}: refused, p.json intact`, async () => {
