@@ -199,6 +199,24 @@ describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () =>
     }
   }, 30_000);
 
+  it('node IPC: the channel closing (the client gone), with a pool thread blocked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'np-ls-exit-'));
+    mkfifo(join(dir, 'block'));
+    const preload = `import { open } from "node:fs"; open(${JSON.stringify(join(dir, 'block'))}, "r", () => {});`;
+    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, SERVER_BIN, '--node-ipc'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      // The server is up once it answers initialize.
+      const answered = new Promise((resolve) => child.on('message', (m: any) => { if (m?.id === 1) resolve(m); }));
+      child.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+      expect(await within(answered, ANSWER_MS)).not.toBe('timeout');
+      child.disconnect();
+      expect(await within(exited, ANSWER_MS)).not.toBe('timeout');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
+
   it('the end of stdin (the client gone), with a pool thread blocked', async () => {
     const { child, connection, exited } = await startServer(true);
     try {
