@@ -167,7 +167,7 @@ describe.skipIf(!onPosix)('special files named by settings (issue 19.3)', () => 
 
 describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () => {
   /** The built server, started with a libuv pool thread parked in a blocking `open` of a FIFO when `blocked`. */
-  async function startServer(blocked: boolean) {
+  async function startServer(blocked: boolean, processId: number | null = null) {
     const dir = mkdtempSync(join(tmpdir(), 'np-ls-exit-'));
     mkfifo(join(dir, 'block'));
     const preload = `import { open } from "node:fs"; open(${JSON.stringify(join(dir, 'block'))}, "r", () => {});`;
@@ -177,7 +177,7 @@ describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () =>
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     connection.onRequest(() => null);
     connection.listen();
-    await connection.sendRequest('initialize', { processId: null, rootUri: fileUri(dir), capabilities: {} });
+    await connection.sendRequest('initialize', { processId, rootUri: fileUri(dir), capabilities: {} });
     await connection.sendNotification('initialized', {});
     return { child, connection, exited };
   }
@@ -216,6 +216,20 @@ describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () =>
       child.kill('SIGKILL');
     }
   }, 30_000);
+
+  it('the client\'s process (initialize\'s processId) gone, with a pool thread blocked', async () => {
+    const parent = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const { child, connection, exited } = await startServer(true, parent.pid!);
+    try {
+      parent.kill('SIGKILL');
+      // vscode-languageserver looks for the client's process every 3 s.
+      expect(await within(exited, 30_000)).not.toBe('timeout');
+    } finally {
+      connection.dispose();
+      child.kill('SIGKILL');
+      parent.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('the end of stdin (the client gone), with a pool thread blocked', async () => {
     const { child, connection, exited } = await startServer(true);
