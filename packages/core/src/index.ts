@@ -9,6 +9,7 @@ export * from './config/index';
 export * from './lint/index';
 export * from './trace/index';
 export * from './eval/index';
+export * from './attribution/index';
 export { policySchema } from './generated/data';
 /** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
 export { policyValidator } from './generated/validators-policy';
