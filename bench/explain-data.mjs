@@ -24,7 +24,7 @@ export function makePolicy(n) {
   ];
   const connections = [
     { tls: { serverNamePatterns: ['*.cdn.example.net'], ports: [443] } },
-    { tcp: { cidrs: ['10.20.0.0/16'], ports: [5432] } },
+    { tcp: { cidrs: ['10.32.0.0/11', 'fd00:20::/32'], ports: [5432] } },
     { tls: { serverNamePatterns: ['api.example.org'], ports: [443] } },
   ];
   for (let i = 0; i < n - 7; i++) {
@@ -53,45 +53,109 @@ function writeObservations(file, count, observation) {
 
 const at = (seq) => `2026-03-02T10:${String((seq / 60000 | 0) % 60).padStart(2, '0')}:${String((seq / 1000 | 0) % 60).padStart(2, '0')}.${String(seq % 1000).padStart(3, '0')}Z`;
 
+/** Version of writeMixedTrace's output: `ensure` writes the file again when it changes. */
+export const MIXED_VERSION = 2;
+
+/** `n` as an IPv4 address inside `a.b.0.0/(16 - bits)`: distinct for each n below 2^(16 + bits). */
+const quad = (first, second, n, bits) => `${first}.${second + ((n >>> 16) & ((1 << bits) - 1))}.${(n >>> 8) & 255}.${n & 255}`;
+const h16 = (n) => (n & 0xffff).toString(16);
+const h16full = (n) => (n & 0xffff).toString(16).padStart(4, '0');
+
 /**
- * A job's trace: package downloads, TLS and database connections, DNS, ssh git; a few denials
- * (telemetry) repeated many times. Destinations repeat, as in real jobs.
+ * `n` as an IPv6 address in one of the forms real traces carry: compressed (RFC 5952, most of
+ * them), every group written out with its zeros, or IPv4-mapped (`::ffff:a.b.c.d`, as a dual-stack
+ * proxy logs an IPv4 peer). Distinct for each n below 2^32 within a form; `net` is a 32-bit network.
  */
-export function writeMixedTrace(file, count, seed = 42) {
+function ipv6(net, n, form) {
+  const a = net >>> 16, b = net & 0xffff;
+  if (form === 'full') return [a, b, 0, n >>> 16, 0, 0, 0x100, n].map(h16full).join(':');
+  if (form === 'mapped') return `::ffff:${quad(100, 64, n, 6)}`;
+  return `${h16(a)}:${h16(b)}:${h16(n >>> 16)}::${h16(n)}`;
+}
+const ipv6Form = (rnd) => { const r = rnd(20); return r < 14 ? 'compressed' : r < 17 ? 'full' : 'mapped'; };
+
+/**
+ * A job's trace as real traces are (issue 20): every destination distinct (each request its own
+ * URL, each connection its own address or server name, each ssh command its own repository), HTTP
+ * to several registries, TLS by server name, plain TCP, git over ssh and DNS in proportion
+ * (about 45 %, 22 %, 15 %, 8 % and 10 %), and one observation in eight (every eighth) with an
+ * IPv6 remote address (compressed, full or IPv4-mapped). One access in `deniedOneIn` is denied
+ * (24: about 4 %, the share of the trace this one replaced), each to a destination of its own,
+ * recorded as denied. Against `makePolicy`'s first rules, which the trace's verdicts agree with.
+ */
+export function writeMixedTrace(file, count, seed = 42, deniedOneIn = 24) {
   const rnd = random(seed);
   const pkgs = Array.from({ length: 400 }, (_, i) => `pkg${i}`);
   const hex = () => rnd(0x7fffffff).toString(16).padStart(8, '0') + rnd(0x7fffffff).toString(16).padStart(8, '0') + 'c0ffee00'.repeat(6);
-  const hosts = ['pypi.org', 'files.pythonhosted.org', 'pypi.internal.example', 'npm.internal.example', 'registry.npmjs.org', 'registry.example.com', 'git.example.com', 'assets.cdn.example.net', 'api.example.org', 'telemetry.example.io'];
+  // One counter per kind of destination, so that each kind's addresses are distinct.
+  let nHttp = 0, nTls = 0, nTcp = 0, nSsh = 0, nDns = 0, nDenied = 0;
+  const http = (seq, v6) => {
+    const n = nHttp++, pkg = pkgs[rnd(pkgs.length)];
+    let method = 'GET', url, denied = false;
+    // A registry's address: IPv4 spread over a /10, or IPv6 in one of its forms.
+    const ip = v6 ? ipv6(0x26064700, n, ipv6Form(rnd)) : quad(151, 64, n, 6);
+    switch (rnd(deniedOneIn) === 0 ? -1 : rnd(11)) {
+      case 0: url = `https://pypi.org/simple/${pkg}-${n}/`; break;
+      case 1: url = `https://files.pythonhosted.org/packages/${hex().slice(0, 2)}/${hex().slice(0, 2)}/${pkg}-1.${n}.0-py3-none-any.whl`; break;
+      case 2: url = `https://pypi.internal.example/simple/${pkg}-${n}/`; break;
+      case 3: url = `https://npm.internal.example/${pkg}/-/${pkg}-1.0.${n}.tgz`; break;
+      case 4: url = `https://registry.npmjs.org/${pkg}-${n}`; break;
+      case 5: url = `https://registry.example.com/v2/library/${pkg}/blobs/sha256:${hex()}`; break;
+      case 6: method = 'PUT'; url = `https://registry.example.com/v2/acme/app/manifests/1.${n}`; break;
+      case 7: url = `https://git.example.com/acme/${pkg}-${n}.git/info/refs?service=git-upload-pack`; break;
+      case 8: url = `https://registry.example.com/v2/acme/${pkg}/manifests/sha256:${hex()}`; break;
+      case 9: url = `https://npm.internal.example/@acme%2f${pkg}-${n}`; break;
+      case 10: url = `https://pypi.internal.example/simple/${pkg}/${pkg}-${n}.tar.gz#sha256=${hex()}`; break;
+      default:
+        denied = true; nDenied++;
+        switch (n % 3) {
+          case 0: method = 'POST'; url = `https://t${n}.telemetry.example.io/v1/collect`; break;
+          case 1: url = `https://pypi.internal.example/private/${pkg}-${n}/`; break;
+          default: url = `https://registry.example.com/v2/other-${n}/${pkg}/manifests/latest`;
+        }
+    }
+    return `{"protocol":"http","observed_at":"${at(seq)}","sequence":${seq},"method":"${method}","url":"${url}","remote_ip":"${ip}","status_code":${denied ? 403 : 200},"response_body_size":"${denied ? 0 : rnd(1 << 30)}","denied":${denied}${denied ? ',"denied_reason":"not allowed by policy"' : ''}}`;
+  };
+  const tls = (seq, v6) => {
+    const n = nTls++;
+    const denied = rnd(deniedOneIn) === 0;
+    const name = denied ? `x${n}.unknown-cdn.example.com` : `a${n}.cdn.example.net`;
+    const ip = v6 ? ipv6(0x2a041234, n, ipv6Form(rnd)) : quad(198, 18, n, 1);
+    if (denied) nDenied++;
+    return `{"protocol":"tcp","observed_at":"${at(seq)}","sequence":${seq},"allowed":${!denied},"bytes_received":"${rnd(1 << 30)}","bytes_sent":"${rnd(1 << 20)}","duration":"1.2s","remote_port":443,"remote_ip":"${ip}","hostnames":["${name}"],"alpn":["h2","http/1.1"],"server_name":"${name}"${denied ? ',"denied_reason":"not allowed by policy"' : ''}}`;
+  };
+  const tcp = (seq, v6) => {
+    const n = nTcp++;
+    const denied = rnd(deniedOneIn) === 0;
+    // Allowed: the database rule's 10.32.0.0/11 or fd00:20::/32; denied: outside both.
+    const ip = v6 ? (denied ? ipv6(0xfd000099, n, 'compressed') : ipv6(0xfd000020, n, rnd(4) === 0 ? 'full' : 'compressed')) : denied ? quad(172, 16, n, 4) : quad(10, 32, n, 5);
+    if (denied) nDenied++;
+    return `{"protocol":"tcp","observed_at":"${at(seq)}","sequence":${seq},"allowed":${!denied},"bytes_received":"${rnd(1 << 30)}","bytes_sent":"4096","remote_port":5432,"remote_ip":"${ip}","hostnames":[],"alpn":[]${denied ? ',"denied_reason":"not allowed by policy"' : ''}}`;
+  };
+  const ssh = (seq) => {
+    const n = nSsh++, pkg = pkgs[rnd(pkgs.length)];
+    const denied = rnd(deniedOneIn) === 0;
+    const path = denied ? `/other-${n}/${pkg}.git` : `/acme/${pkg}-${n}.git`;
+    if (denied) nDenied++;
+    return `{"protocol":"ssh_git","observed_at":"${at(seq)}","sequence":${seq},"allowed":${!denied},"bytes_received_upstream":"${rnd(1 << 30)}","bytes_sent_upstream":"2048","forced_shallow":false,"duration":"3.1s","exit_status":${denied ? 128 : 0},"host":"git.example.com","port":22,"user":"git","repository_path":"${path}","git_service":"git-upload-pack","remote_url":"git@git.example.com:${path.slice(1)}"${denied ? ',"denied_reason":"not allowed by policy"' : ''}}`;
+  };
+  // Names resolved to addresses no connection of the trace uses (a later answer for a connected
+  // address would make explain read the trace twice), one in eight an AAAA answer.
+  const dns = (seq) => {
+    const n = nDns++;
+    const aaaa = rnd(8) === 0;
+    return `{"protocol":"dns","observed_at":"${at(seq)}","sequence":${seq},"resolver_ip":"168.63.129.16","query_name":"db${n}.internal.example","query_type":"${aaaa ? 'AAAA' : 'A'}","answers":["${aaaa ? ipv6(0xfd000064, n, 'compressed') : quad(10, 64, n, 5)}"]}`;
+  };
   writeObservations(file, count, (seq) => {
+    if (seq % 8 === 0) {
+      // Every eighth observation: a connection or request to an IPv6 address.
+      const r = rnd(82);
+      return r < 45 ? http(seq, true) : r < 67 ? tls(seq, true) : tcp(seq, true);
+    }
     const r = rnd(100);
-    const pkg = pkgs[rnd(pkgs.length)];
-    if (r < 60) {
-      let method = 'GET', url, ip = '151.101.0.223', denied = false;
-      switch (rnd(10)) {
-        case 0: url = `https://pypi.org/simple/${pkg}/`; break;
-        case 1: url = `https://files.pythonhosted.org/packages/${hex().slice(0, 2)}/${hex().slice(0, 2)}/${pkg}-1.${rnd(20)}.0-py3-none-any.whl`; break;
-        case 2: url = `https://pypi.internal.example/simple/${pkg}/`; ip = '10.8.0.12'; break;
-        case 3: url = `https://npm.internal.example/${pkg}/-/${pkg}-1.0.${rnd(30)}.tgz`; ip = '10.8.1.20'; break;
-        case 4: url = `https://registry.npmjs.org/${pkg}`; ip = '104.16.24.34'; break;
-        case 5: url = `https://registry.example.com/v2/library/${pkg}/blobs/sha256:${hex()}`; ip = '192.0.2.10'; break;
-        case 6: method = 'PUT'; url = `https://registry.example.com/v2/acme/app/manifests/1.${rnd(100)}`; ip = '192.0.2.10'; break;
-        case 7: url = `https://git.example.com/acme/${pkg}.git/info/refs?service=git-upload-pack`; ip = '192.0.2.30'; break;
-        case 8: url = `https://assets.cdn.example.net/static/${pkg}/${hex().slice(0, 12)}.js`; ip = '198.51.100.7'; break;
-        default:
-          if (rnd(5) === 0) { method = 'POST'; url = 'https://telemetry.example.io/v1/collect'; ip = '203.0.113.50'; denied = true; }
-          else url = `https://api.example.org/v1/builds/${rnd(100000)}`, ip = '93.184.215.15';
-      }
-      return `{"protocol":"http","observed_at":"${at(seq)}","sequence":${seq},"method":"${method}","url":"${url}","remote_ip":"${ip}","status_code":${denied ? 403 : 200},"response_body_size":"${denied ? 0 : rnd(1 << 30)}","denied":${denied}${denied ? ',"denied_reason":"not allowed by policy"' : ''}}`;
-    }
-    if (r < 85) {
-      const h = hosts[rnd(hosts.length)];
-      const allowed = h !== 'telemetry.example.io';
-      return `{"protocol":"tcp","observed_at":"${at(seq)}","sequence":${seq},"allowed":${allowed},"bytes_received":"${rnd(1 << 30)}","bytes_sent":"${rnd(1 << 20)}","duration":"1.2s","remote_port":443,"remote_ip":"198.51.100.${rnd(250)}","hostnames":["${h}"],"alpn":["h2","http/1.1"],"server_name":"${h}"}`;
-    }
-    if (r < 95) return `{"protocol":"dns","observed_at":"${at(seq)}","sequence":${seq},"resolver_ip":"168.63.129.16","query_name":"db${rnd(20)}.internal.example","query_type":"A","answers":["10.20.${rnd(4)}.${rnd(250)}"]}`;
-    if (r < 99) return `{"protocol":"tcp","observed_at":"${at(seq)}","sequence":${seq},"allowed":true,"bytes_received":"${rnd(1 << 30)}","bytes_sent":"4096","remote_port":5432,"remote_ip":"10.20.${rnd(4)}.${rnd(250)}","hostnames":[],"alpn":[]}`;
-    return `{"protocol":"ssh_git","observed_at":"${at(seq)}","sequence":${seq},"allowed":true,"bytes_received_upstream":"${rnd(1 << 30)}","bytes_sent_upstream":"2048","forced_shallow":false,"duration":"3.1s","exit_status":0,"host":"git.example.com","port":22,"user":"git","repository_path":"/acme/${pkg}.git","git_service":"git-upload-pack","remote_url":"git@git.example.com:acme/${pkg}.git"}`;
+    return r < 45 ? http(seq, false) : r < 67 ? tls(seq, false) : r < 82 ? tcp(seq, false) : r < 90 ? ssh(seq) : dns(seq);
   });
+  return { denied: nDenied };
 }
 
 /**
@@ -143,6 +207,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   mkdirSync(dir, { recursive: true });
   const mixed = Number(process.argv[3] ?? 200000), distinct = Number(process.argv[4] ?? 300000);
   console.log(writePolicy(join(dir, 'policy-1000.json'), 1000));
-  console.log(ensure(join(dir, `mixed-${mixed}.json`), writeMixedTrace, mixed));
+  console.log(ensure(join(dir, `mixed-${mixed}.json`), writeMixedTrace, mixed, MIXED_VERSION));
   console.log(ensure(join(dir, `distinct-${distinct}.json`), writeDistinctUrlTrace, distinct));
 }
