@@ -98,7 +98,7 @@ describe('netpolicy check (as a process)', () => {
   it('usage errors are exit 2 and point to --help', () => {
     const r = runCli(['check', '--format', 'xml', join(dir, 'ok.json')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('option --format must be `text`, `json` or `sarif`, not `xml`');
+    expect(r.stderr).toContain('option --format must be `text`, `json`, `sarif`, `github`, `gitlab` or `junit`, not `xml`');
     expect(r.stderr).not.toContain('(option');
     expect(runCli(['check']).code).toBe(2);
     expect(runCli(['check', '--bogus', 'x']).code).toBe(2);

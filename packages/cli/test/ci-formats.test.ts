@@ -58,7 +58,7 @@ describe('github workflow commands', () => {
       // The runner trims the properties too: the last one (title) loses trailing blanks.
       const title = escapeControl(code || 'c').trimEnd();
       expect(c!.properties.title ?? '').toBe(title);
-      if (path !== undefined) expect(c!.properties).toEqual({ file: path, line: '1', col: '2', endLine: '1', endColumn: '3', title });
+      if (path !== undefined) expect(c!.properties).toEqual({ file: escapeControl(path), line: '1', col: '2', endLine: '1', endColumn: '3', title });
     }), { numRuns: 500 });
   });
 

@@ -101,7 +101,9 @@ export function annotation(f: CiFinding, options: Pick<AnnotationOptions, 'cwd' 
   const message = [`${where}${outside(f.message)}`, ...(f.details ?? []).map((d) => outside(d))].join('\n');
   const r = path !== undefined ? f.range : undefined;
   return workflowCommand(f.level, [
-    ['file', path],
+    // A path with control characters gets them made visible too, as all outside text (such a path
+    // no longer names the file, but it cannot forge a line or a property).
+    ['file', path === undefined ? undefined : outside(path, 1000)],
     ['line', r?.startLine], ['col', r?.startColumn], ['endLine', r?.endLine], ['endColumn', r?.endColumn],
     ['title', outside(f.code, 200)],
   ], message);

@@ -11,6 +11,11 @@ import { plural, type CiFinding, type LevelCounts } from './finding';
 export const SHOWN_ROWS = 20;
 /** Rows inside `<details>` at most; beyond them the summary only counts. */
 export const COLLAPSED_ROWS = 480;
+/**
+ * Characters of table rows at most (GitHub takes 1 MiB of summary per step; a UTF-16 unit is at
+ * most 3 bytes of UTF-8): rows past it are counted, not written.
+ */
+export const TABLE_CHARS = 300_000;
 const CELL_MAX = 300;
 
 /** Outside text as Markdown text: control characters visible, HTML and Markdown punctuation escaped, clipped. */
@@ -53,12 +58,15 @@ export interface Table {
 export function boundedTable(table: Table, shown = SHOWN_ROWS, collapsed = COLLAPSED_ROWS): string {
   const header = [`| ${table.head.join(' | ')} |`, `|${table.head.map(() => '---').join('|')}|`];
   const open: string[] = [], folded: string[] = [];
-  let total = 0;
+  let total = 0, size = 0;
   for (const row of table.rows) {
     total++;
+    if (size >= TABLE_CHARS) continue;
     const line = `| ${row.join(' | ')} |`;
     if (open.length < shown) open.push(line);
     else if (folded.length < collapsed) folded.push(line);
+    else continue;
+    size += line.length;
   }
   if (total === 0) return '';
   const out = [...header, ...open, ''];

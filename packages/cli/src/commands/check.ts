@@ -29,7 +29,7 @@ ${DEFAULT_PATTERNS.join(', ')} and the "filePatterns" of netpolicy.config.json; 
 (the first folder with .git) or the home folder, applies (presetCatalog, filePatterns,
 severity), unless --config names one; the config in force is named in every format.`,
   options: {
-    format: formatOption(['text', 'json', 'sarif'], 'Report format: text for people, json (files and diagnostics with LSP ranges) for scripts, sarif (SARIF 2.1.0) for code scanning.'),
+    format: formatOption(['text', 'json', 'sarif', 'github', 'gitlab', 'junit'], 'Report format: text for people, json (files and diagnostics with LSP ranges) for scripts, sarif (SARIF 2.1.0) for code scanning, github (workflow-command annotations, and a job summary when GITHUB_STEP_SUMMARY is set), gitlab (a Code Quality report), junit (JUnit XML: a test case per file and code). See docs/ci.md.'),
     output: outputOption,
     strict: { type: 'boolean', help: 'Warnings fail the check too (exit 1).' },
     fix: { type: 'boolean', help: 'Apply every fix the diagnostics offer (keeping formatting and comments), print the diff, write each file atomically (only over the file as read; a read-only file, a FIFO or standard input is refused), then report what is left.' },
@@ -196,6 +196,15 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
   const configsUsed = [...new Set(configs.used.map((c) => c.file))];
   if (format === 'json') await writeReport(io, output, namingConfigs(jsonReport(results), 'json', configsUsed));
   else if (format === 'sarif') await writeReport(io, output, namingConfigs(sarifReport(results, VERSION, io.cwd), 'sarif', configsUsed));
+  else if (format === 'gitlab' || format === 'junit') {
+    if (configsUsed.length > 0) io.stderr.write(`netpolicy check: config in force: ${configsUsed.map(escapeControl).join(', ')}\n`);
+    const ci = await import('../check-ci');
+    await writeReport(io, output, format === 'gitlab' ? ci.gitlabCheckReport(io, results) : [ci.junitCheckReport(results, values.strict === true)]);
+  } else if (format === 'github') {
+    if (configsUsed.length > 0) io.stderr.write(`netpolicy check: config in force: ${configsUsed.map(escapeControl).join(', ')}\n`);
+    const ci = await import('../check-ci');
+    await writeReport(io, output, ci.githubCheckReport(io, results, { failed: failed > 0, strict: values.strict === true, configs: configsUsed }));
+  }
   else if (results.length > 0 || failed === 0) {
     if (configsUsed.length > 0) io.stderr.write(`netpolicy check: config in force: ${configsUsed.map(escapeControl).join(', ')}\n`);
     const onTerminal = sink.toStdout && io.stdout.isTTY === true;

@@ -1,0 +1,108 @@
+/** The CI formats through the built CLI, with the environment a runner gives. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot, runCli } from './run-cli';
+import { codeQualityErrors, junitErrors, logLines, parseWorkflowCommand, runnerCommands } from './ci-formats-helpers';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'netpolicy-ci-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const problems = 'fixtures/policies/problems.netpolicy.json';
+
+describe('check --format github', () => {
+  it('annotates relative to GITHUB_WORKSPACE, errors first, logs every finding fenced, appends the job summary', () => {
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, '# earlier step\n');
+    const r = runCli(['check', '--format', 'github', 'fixtures/policies'], { env: { GITHUB_WORKSPACE: repoRoot, GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(1);
+    const json = JSON.parse(runCli(['check', '--format', 'json', problems]).stdout);
+    const diagnostics = json.files[0].diagnostics as { severity: string; code: string; range: { start: { line: number; character: number } } }[];
+    const commands = runnerCommands(r.stdout);
+    const annotations = commands.filter((c) => ['error', 'warning', 'notice'].includes(c.command));
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    expect(annotations.map((a) => a.command)).toEqual([...errors.map(() => 'error'), ...diagnostics.filter((d) => d.severity === 'warning').map(() => 'warning')]);
+    expect(annotations[0].properties).toMatchObject({ file: problems, line: String(errors[0].range.start.line + 1), col: String(errors[0].range.start.character + 1), title: errors[0].code });
+    // The text report sits in a group with commands stopped: no command runs from it.
+    expect(commands.map((c) => c.command).slice(annotations.length)).toEqual(['group', 'stop-commands', 'endgroup']);
+    expect(r.stdout).toContain(`${problems}:3:15: error unknown-preset`);
+    const md = readFileSync(summary, 'utf8');
+    expect(md.startsWith('# earlier step\n## netpolicy check\n')).toBe(true);
+    expect(md).toContain(`**${errors.length} errors, ${diagnostics.length - errors.length} warnings**`);
+    expect(md).toContain('| ❌ error | `fixtures/policies/problems.netpolicy.json:3:15` | `unknown-preset` |');
+    expect(md).toContain('4 policy files checked: fails.');
+  });
+
+  it('a clean run: no annotation, exit 0, a summary that says it passes', () => {
+    const summary = join(dir, 'clean.md');
+    const r = runCli(['check', '--format', 'github', 'fixtures/policies/minimal.netpolicy.json'], { env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(0);
+    expect(runnerCommands(r.stdout).map((c) => c.command)).toEqual(['group', 'stop-commands', 'endgroup']);
+    expect(readFileSync(summary, 'utf8')).toContain('**0 errors, 0 warnings** ✅');
+  });
+
+  it('more than 10 errors: 10 annotations and a notice counting the rest; no summary file without GITHUB_STEP_SUMMARY', () => {
+    const file = join(dir, 'many.netpolicy.json');
+    writeFileSync(file, JSON.stringify({ sources: Array.from({ length: 14 }, (_, i) => ({ pypi: { urls: [`not a url ${i}`] } })) }));
+    const r = runCli(['check', '--format', 'github', file], { env: { GITHUB_WORKSPACE: dir, GITHUB_STEP_SUMMARY: '' } });
+    expect(r.code).toBe(1);
+    const annotations = runnerCommands(r.stdout).filter((c) => ['error', 'warning', 'notice'].includes(c.command));
+    expect(annotations.filter((a) => a.command === 'error')).toHaveLength(10);
+    expect(annotations[0].properties.file).toBe('many.netpolicy.json');
+    const last = annotations[annotations.length - 1];
+    expect(last.command).toBe('notice');
+    expect(last.message).toMatch(/^4 errors not shown as annotations \(GitHub shows 10 of each level per step\): see the step's log/);
+  });
+
+  it('a hostile file name and message stay one annotation each and run no command', () => {
+    const name = 'x\n::error::pwned,%0A::.netpolicy.json';
+    const file = join(dir, name);
+    writeFileSync(file, '{"sources":[{"pypi":{"urls":["https://x\\n::warning::pwned"]}}], "presets": ["a\\r::error::b"]}');
+    const r = runCli(['check', '--format', 'github', file], { env: { GITHUB_WORKSPACE: dir } });
+    const commands = runnerCommands(r.stdout);
+    expect(commands.filter((c) => /pwned/.test(c.command) || c.message === 'b')).toEqual([]);
+    const annotations = commands.filter((c) => ['error', 'warning', 'notice'].includes(c.command));
+    const json = JSON.parse(runCli(['check', '--format', 'json', file]).stdout);
+    expect(annotations).toHaveLength(json.files[0].diagnostics.length);
+    for (const a of annotations) expect(a.properties.file).toBe('x\\n::error::pwned,%0A::.netpolicy.json');
+    // Every line of stdout is a command, or inside the fenced group.
+    expect(logLines(r.stdout).filter((l) => l.startsWith('::')).every((l) => parseWorkflowCommand(l) || false)).toBe(true);
+  });
+});
+
+describe('check --format gitlab', () => {
+  it('is a valid Code Quality report, paths relative to CI_PROJECT_DIR, the same fingerprints in every run', () => {
+    const a = runCli(['check', '--format', 'gitlab', 'fixtures/policies'], { env: { CI_PROJECT_DIR: join(repoRoot, 'fixtures') } });
+    expect(a.code).toBe(1);
+    const report = JSON.parse(a.stdout);
+    expect(codeQualityErrors(report)).toEqual([]);
+    const json = JSON.parse(runCli(['check', '--format', 'json', 'fixtures/policies']).stdout);
+    expect(report).toHaveLength(json.files.reduce((n: number, f: { diagnostics: unknown[] }) => n + f.diagnostics.length, 0));
+    expect(report[0].location.path).toBe('policies/problems.netpolicy.json');
+    const again = JSON.parse(runCli(['check', '--format', 'gitlab', '-o', join(dir, 'cq.json'), 'fixtures/policies'], { env: { CI_PROJECT_DIR: join(repoRoot, 'fixtures') } }).stdout || readFileSync(join(dir, 'cq.json'), 'utf8'));
+    expect(again.map((i: { fingerprint: string }) => i.fingerprint)).toEqual(report.map((i: { fingerprint: string }) => i.fingerprint));
+    expect(new Set(report.map((i: { fingerprint: string }) => i.fingerprint)).size).toBe(report.length);
+    const clean = runCli(['check', '--format', 'gitlab', 'fixtures/policies/minimal.netpolicy.json']);
+    expect([clean.code, JSON.parse(clean.stdout)]).toEqual([0, []]);
+  });
+});
+
+describe('check --format junit', () => {
+  it('is valid JUnit XML; --strict makes warnings failures', async () => {
+    const out = join(dir, 'check.xml');
+    const r = runCli(['check', '--format', 'junit', '-o', out, 'fixtures/policies']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(existsSync(out)).toBe(true);
+    const xml = readFileSync(out, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    const failures = (x: string) => Number(/<testsuites [^>]*failures="(\d+)"/.exec(x)![1]);
+    const strict = runCli(['check', '--format', 'junit', '--strict', 'fixtures/policies']).stdout;
+    expect(await junitErrors(strict)).toEqual([]);
+    expect(failures(strict)).toBeGreaterThan(failures(xml));
+    expect(xml).toContain('<testcase name="netpolicy check" classname="fixtures/policies/minimal.netpolicy.json" time="0.000"/>');
+  });
+});
