@@ -97,8 +97,11 @@ describe('client against a fault-injecting server', () => {
     expect(error.kind).toBe('unavailable');
     expect(error.attempts).toBe(3);
     expect(error.message).toMatch(/no complete response within 0\.3 s/);
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(server.count('slow')).toBe(3);
+    // About a second (three timeouts of 0.3 s); the server answers after 3 s each time. A hang bound.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // On a loaded machine an attempt can time out before the server reads its request: the client's
+    // count (3, above) is the one that holds; the server never sees more.
+    expect(server.count('slow')).toBeLessThanOrEqual(3);
   });
 
   it('times out a body that stalls after the headers', async () => {

@@ -26,7 +26,7 @@ export function run(args: string[], env: Record<string, string | undefined> = {}
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000); // a hang bound, far above a loaded machine's figure
     child.on('error', reject);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
   });
@@ -38,7 +38,7 @@ export function spawnServe(args: string[]): Promise<{ child: ChildProcess; url: 
     const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not start: ${err}`)); }, 10000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not start: ${err}`)); }, 60_000);
     child.stderr!.on('data', (c) => (err += c));
     child.stdout!.on('data', (c) => {
       out += c;

@@ -37,7 +37,7 @@ export function runProc(args: string[], options: ProcOptions = {}): Promise<Proc
     let stderr = '';
     child.stdout?.on('data', (c) => (stdout += c));
     child.stderr!.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000); // a hang bound
     child.on('error', reject);
     child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
   });
@@ -57,7 +57,7 @@ export function runIntoHead(args: string[], env: Record<string, string> = {}): P
     });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
     child.on('close', () => {
       clearTimeout(timer);

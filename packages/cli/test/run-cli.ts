@@ -13,7 +13,7 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...options.env },
     input: options.input,
     encoding: 'utf8',
-    timeout: 30000,
+    timeout: 60_000, // a hang bound: a run takes well under a second on a quiet machine
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

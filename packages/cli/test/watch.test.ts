@@ -26,7 +26,7 @@ function start(args: string[]) {
       return new Promise((resolve, reject) => {
         const test = () => out.test(seen.out) && err.test(seen.err);
         if (test()) return resolve();
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${out} on stdout and ${err} on stderr:\n${seen.out}\n---\n${seen.err}`)), 15000);
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${out} on stdout and ${err} on stderr:\n${seen.out}\n---\n${seen.err}`)), 60_000);
         waiters.push({ test, done: () => { clearTimeout(timer); resolve(); } });
       });
     },
