@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { shadowedRule } from './shadowed-rule';
 import { redundantWithPreset } from './redundant-with-preset';
 import { pointers, run } from './test-helpers';
+import { cpuMs } from '../../../../test-support/cpu-time';
 
 const shadowed = (policy: object) => pointers(shadowedRule, { presets: [], ...policy });
 
@@ -275,11 +276,12 @@ describe('shadowed-rule: repository pattern lists of thousands', () => {
 
   test('are compared in linear time: the same patterns (in another order and case) are covered, one more is not', () => {
     const patterns = many(20000, 'org');
-    const started = performance.now();
-    expect(shadowed({ sources: [oci([...patterns].reverse()), oci(patterns.map((p) => p.toUpperCase()))] })).toEqual(['/sources/1']);
-    expect(shadowed({ sources: [oci(patterns), oci([...patterns.slice(1), 'other/repo'])] })).toEqual([]);
-    // Compared pair by pair, two lists of 20,000 took minutes.
-    expect(performance.now() - started).toBeLessThan(5000);
+    const { ms } = cpuMs(() => {
+      expect(shadowed({ sources: [oci([...patterns].reverse()), oci(patterns.map((p) => p.toUpperCase()))] })).toEqual(['/sources/1']);
+      expect(shadowed({ sources: [oci(patterns), oci([...patterns.slice(1), 'other/repo'])] })).toEqual([]);
+    });
+    // Compared pair by pair, two lists of 20,000 took minutes (CPU time: the machine's load does not count).
+    expect(ms).toBeLessThan(5000);
   });
 
   test('`**` in a long list covers every pattern', () => {

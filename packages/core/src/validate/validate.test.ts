@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { validate } from './validate';
 import type { Diagnostic } from './types';
+import { cpuMs } from '../../../../test-support/cpu-time';
 
 /** Errors only (lint warnings are tested with the lint rules). */
 function errors(text: string, fileName = 'p.json'): Diagnostic[] {
@@ -142,7 +143,7 @@ describe('validate: hostile input', () => {
     expect(r.diagnostics.map((d) => d.code)).toEqual(['json-syntax']);
     expect(r.diagnostics[0].message).toContain('nesting deeper');
   });
-  it('a 1 MB adversarial string in every pattern-checked field validates in well under a second', () => {
+  it('a 1 MB adversarial string in every pattern-checked field validates in well under a second of CPU', () => {
     const big = 'a'.repeat(1 << 20);
     const adversarial = [big + '!', '*.' + 'a.'.repeat(1 << 19) + '-', 'https://' + 'a'.repeat(1 << 20) + '?', '1'.repeat(1 << 20), ('a/'.repeat(1 << 19)) + '**x'];
     for (const s of adversarial) {
@@ -155,11 +156,9 @@ describe('validate: hostile input', () => {
         ],
         connections: [{ tcp: { hostPatterns: [s], cidrs: [s] } }, { udp: { cidrs: [s] } }],
       });
-      const start = performance.now();
-      const r = validate(text);
-      const ms = performance.now() - start;
+      const { ms, result: r } = cpuMs(() => validate(text));
       expect(r.valid).toBe(false);
-      expect(ms).toBeLessThan(1000);
+      expect(ms).toBeLessThan(1000); // CPU time (the machine's load does not count); a backtracking pattern takes minutes
     }
   });
 });
