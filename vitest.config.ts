@@ -14,7 +14,11 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'extension/test/unit/**/*.test.ts'],
-    testTimeout: 20000,
-    hookTimeout: 30000,
+    // Hang bounds, not budgets: `npm test` must pass under `nice` beside CPU-bound processes, where
+    // a test runs ten or more times slower than on a quiet machine (the slowest take a few seconds
+    // there). Time and memory budgets belong in `npm run bench`.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    expect: { poll: { timeout: 30_000 } },
   },
 });
