@@ -106,3 +106,47 @@ describe('check --format junit', () => {
     expect(xml).toContain('<testcase name="netpolicy check" classname="fixtures/policies/minimal.netpolicy.json" time="0.000"/>');
   });
 });
+
+describe('test --format github|gitlab|junit', () => {
+  const policy = 'fixtures/traces/denials/policy.netpolicy.json';
+  const testsFile = () => {
+    const file = join(dir, 'policy.tests.json');
+    writeFileSync(file, JSON.stringify({ tests: [
+      { name: 'npm registry', http: { url: 'https://registry.npmjs.org/left-pad' }, expect: 'allow' },
+      { name: 'evil\n::error::pwned & <b>"x"</b>', http: { url: 'https://evil.example/' }, expect: 'allow' },
+      { name: 'no pushes', http: { method: 'PUT', url: 'https://ghcr.example.com/v2/acme/app/manifests/1.0' }, expect: 'allow' },
+    ] }, null, 2));
+    return file;
+  };
+
+  it('github: an error annotation on each failing test\'s line, the summary lists them', () => {
+    const file = testsFile();
+    const summary = join(dir, 'test-summary.md');
+    const r = runCli(['test', '--format', 'github', '--policy', policy, file], { env: { GITHUB_WORKSPACE: dir, GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(1);
+    const commands = runnerCommands(r.stdout);
+    const errors = commands.filter((c) => c.command === 'error');
+    expect(errors.map((e) => [e.properties.file, e.properties.line, e.properties.title])).toEqual([['policy.tests.json', '10', 'policy-test'], ['policy.tests.json', '17', 'policy-test']]);
+    expect(errors[0].message).toMatch(/^evil\\n::error::pwned & <b>"x"<\/b>: /);
+    expect(commands.map((c) => c.command)).toEqual(['error', 'error', 'group', 'stop-commands', 'endgroup']);
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('**1 test passed, 2 failed** (1 test file).');
+    expect(md).toContain('policy.tests.json` | evil\\\\n::error::pwned &amp; &lt;b&gt;"x"&lt;/b&gt; |');
+  });
+
+  it('junit: a test case per policy test, valid; gitlab: the failing tests, valid', async () => {
+    const file = testsFile();
+    const x = runCli(['test', '--format', 'junit', '--policy', policy, file]);
+    expect(x.code).toBe(1);
+    expect(await junitErrors(x.stdout)).toEqual([]);
+    expect([...x.stdout.matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1])).toEqual(['npm registry', 'evil\\n::error::pwned &amp; &lt;b&gt;&quot;x&quot;&lt;/b&gt;', 'no pushes']);
+    expect(x.stdout).toContain('<testsuites name="netpolicy test" tests="3" failures="2"');
+    const g = runCli(['test', '--format', 'gitlab', '--policy', policy, file], { env: { CI_PROJECT_DIR: dir } });
+    const report = JSON.parse(g.stdout);
+    expect(codeQualityErrors(report)).toEqual([]);
+    expect(report.map((i: { location: unknown }) => i.location)).toEqual([{ path: 'policy.tests.json', lines: { begin: 10 } }, { path: 'policy.tests.json', lines: { begin: 17 } }]);
+    const pass = runCli(['test', '--format', 'junit', '--policy', policy, 'fixtures/traces/denials/policy.tests.json']);
+    expect(pass.code).toBe(0);
+    expect(await junitErrors(pass.stdout)).toEqual([]);
+  });
+});

@@ -7,11 +7,11 @@ import { clipped as e } from '../escape';
 import { loadPolicy } from '../explain-inputs';
 import { checkOneStdin, readInput, reportSink, shownName } from '../report-output';
 
-/** Parses a JSON test file (`-` is stdin); a syntax error is exit 2. */
-function readJsonInput(file: string): unknown {
+/** Reads and parses a JSON test file (`-` is stdin); a syntax error is exit 2. */
+function readJsonInput(file: string): { text: string; data: unknown } {
   const text = readInput(file);
   try {
-    return JSON.parse(text);
+    return { text, data: JSON.parse(text) };
   } catch (error) {
     throw new UsageError(`${shownName(file)}: not valid JSON: ${(error as Error).message}`);
   }
@@ -36,7 +36,7 @@ docs/policy-tests.md):
 \`netpolicy init\` writes a sample next to a starter policy.`,
   options: {
     policy: { type: 'string', value: 'FILE', help: 'The policy under test (JSON, or JSONC for .jsonc files; - reads stdin).' },
-    format: formatOption(['text', 'json'], 'Report format: text, or json ({"files":[{"file","results":[...]}],"passed":N,"failed":N}).'),
+    format: formatOption(['text', 'json', 'github', 'gitlab', 'junit'], 'Report format: text, json ({"files":[{"file","results":[...]}],"passed":N,"failed":N}), github (an annotation on each failing test, and a job summary when GITHUB_STEP_SUMMARY is set), gitlab (a Code Quality report of the failing tests) or junit (JUnit XML: a test case per policy test). See docs/ci.md.'),
     output: outputOption,
     presets: presetsOption,
   },
@@ -57,16 +57,17 @@ export const command: Command = {
     const catalog = presetCatalogOption(values.presets as string | undefined);
     const policy = loadPolicy(values.policy as string, catalog);
     const sink = reportSink(io, values.output as string | undefined);
-    const files: { file: string; results: PolicyTestResult[] }[] = [];
+    const files: { file: string; text: string; results: PolicyTestResult[] }[] = [];
     for (const file of positionals) {
       let tests;
+      const { text, data } = readJsonInput(file);
       try {
-        tests = checkPolicyTestFile(readJsonInput(file));
+        tests = checkPolicyTestFile(data);
       } catch (error) {
         if (error instanceof PolicyTestFileError) throw new UsageError(`${shownName(file)}: ${error.message}`);
         throw error;
       }
-      files.push({ file: shownName(file), results: runPolicyTests(policy, tests, { catalog }) });
+      files.push({ file: shownName(file), text, results: runPolicyTests(policy, tests, { catalog }) });
     }
     const all = files.flatMap((f) => f.results);
     const failed = all.filter((r) => !r.passed).length;
@@ -75,8 +76,13 @@ export const command: Command = {
         files: files.map((f) => ({ file: f.file, results: f.results.map((r) => ({ index: r.index, name: r.name, expect: r.expect, ...(r.expectRule ? { expectRule: r.expectRule } : {}), actual: r.actual, passed: r.passed, ...(r.message ? { message: r.message } : {}) })) })),
         passed: all.length - failed, failed,
       }, null, 2) + '\n');
+    } else if (values.format === 'junit') {
+      sink.write((await import('../test-ci')).junitTestReport(files));
+    } else if (values.format === 'gitlab') {
+      sink.write((await import('../test-ci')).gitlabTestReport(io, files));
     } else {
-      const c = paint(sink.toStdout && useColor(io));
+      const github = values.format === 'github';
+      const c = paint(!github && sink.toStdout && useColor(io));
       const out: string[] = [];
       for (const f of files) {
         out.push(c.bold(e(f.file)));
@@ -86,7 +92,8 @@ export const command: Command = {
         }
       }
       out.push('', `${all.length - failed} passed, ${failed} failed`);
-      sink.write(out.join('\n') + '\n');
+      const text = out.join('\n') + '\n';
+      sink.write(github ? [...(await import('../test-ci')).githubTestReport(io, files, text)].join('') : text);
     }
     return failed > 0 ? EXIT.findings : EXIT.ok;
   },
