@@ -183,36 +183,41 @@ async function loadFormats() {
 /** Bundles that carry every workspace package they use are built from the sources. */
 const workspaceSources = Object.fromEntries(['core', 'client', 'language-service'].map((p) => [`@netpolicy/${p}`, `${root}packages/${p}/src/index.ts`]));
 
-/** An ESM file for Node holding every workspace package it uses (CommonJS dependencies get a `require`). */
-const nodeSelfContained = {
-  format: 'esm',
-  platform: 'node',
-  alias: workspaceSources,
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-};
-
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'es2022', mainFields: ['module', 'main'] };
 
+/**
+ * A library package's entries twice, dependencies external: an ES module (`dist/NAME.js`) and
+ * CommonJS (`dist/NAME.cjs`) for `require()` on every Node 20 (an ES module can be required only
+ * from Node 20.19 on). The package.json `exports` pick one by condition; the declarations of both
+ * are written by scripts/package-types.mjs (npm pack).
+ */
+function libraryBundles(pkg, entries) {
+  const entryPoints = Object.fromEntries(entries.map((name) => [name, `${root}packages/${pkg}/src/${name}.ts`]));
+  // `@netpolicy/*` named too: tsconfig.base.json maps those to their sources (for tsc), which
+  // esbuild would follow and bundle (`packages: 'external'` applies after tsconfig `paths`).
+  const lib = { ...common, entryPoints, outdir: `${root}packages/${pkg}/dist`, platform: 'neutral', packages: 'external', external: ['@netpolicy/*'] };
+  return [build({ ...lib, format: 'esm' }), build({ ...lib, format: 'cjs', outExtension: { '.js': '.cjs' } })];
+}
+
 async function bundles() {
+  // The language server's Node entry was an ES module (dist/node.js) before it became CommonJS.
+  for (const stale of ['node.js', 'node.js.map']) rmSync(`${root}packages/language-server/dist/${stale}`, { force: true });
   await Promise.all([
-    build({ ...common, entryPoints: [`${root}packages/core/src/index.ts`], outfile: `${root}packages/core/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
-    build({ ...common, entryPoints: [`${root}packages/client/src/index.ts`], outfile: `${root}packages/client/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
+    ...libraryBundles('core', ['index']),
+    ...libraryBundles('client', ['index']),
     cliBundle(),
-    build({ ...common, entryPoints: [`${root}packages/language-service/src/index.ts`], outfile: `${root}packages/language-service/dist/index.js`, format: 'esm', platform: 'neutral', packages: 'external' }),
-    build({
-      ...common,
-      entryPoints: { index: `${root}packages/language-server/src/index.ts`, protocol: `${root}packages/language-server/src/protocol.ts` },
-      outdir: `${root}packages/language-server/dist`,
-      format: 'esm',
-      platform: 'neutral',
-      packages: 'external',
-    }),
-    // The server as one self-contained file per runtime: Node (stdio, IPC) and a classic worker script (IIFE) for browsers.
+    ...libraryBundles('language-service', ['index']),
+    ...libraryBundles('language-server', ['index', 'protocol']),
+    // The server as one self-contained file per runtime: Node (stdio, IPC; CommonJS, as the
+    // extension runs it, so `require.resolve` and `import` both reach it on any Node 20) and a
+    // classic worker script (IIFE) for browsers.
     build({
       ...common,
       entryPoints: [`${root}packages/language-server/src/node.ts`],
-      outfile: `${root}packages/language-server/dist/node.js`,
-      ...nodeSelfContained,
+      outfile: `${root}packages/language-server/dist/node.cjs`,
+      format: 'cjs',
+      platform: 'node',
+      alias: workspaceSources,
     }),
     build({
       ...common,

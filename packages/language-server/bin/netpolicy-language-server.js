@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/node.js';
+import '../dist/node.cjs';
