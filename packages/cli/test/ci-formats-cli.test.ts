@@ -150,3 +150,29 @@ describe('test --format github|gitlab|junit', () => {
     expect(await junitErrors(pass.stdout)).toEqual([]);
   });
 });
+
+describe('explain --format github', () => {
+  it('a warning per denied destination on its nearest rule\'s line, with the fix; the Markdown report in the job summary', () => {
+    const summary = join(dir, 'explain.md');
+    const args = ['--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', 'fixtures/traces/denials/trace.json'];
+    const r = runCli(['explain', '--format', 'github', ...args], { env: { GITHUB_WORKSPACE: repoRoot, GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(0);
+    const warnings = runnerCommands(r.stdout).filter((c) => c.command === 'warning');
+    const json = JSON.parse(runCli(['explain', '--format', 'json', ...args]).stdout);
+    const denied = new Set(json.results.filter((x: { model: { verdict: string } }) => x.model.verdict === 'deny').map((x: { destination: string }) => x.destination));
+    // One per destination, capped at 10 with the count notice.
+    expect(warnings).toHaveLength(Math.min(denied.size, 10));
+    const text = readFileSync(join(repoRoot, 'fixtures/traces/denials/policy.netpolicy.json'), 'utf8').split('\n');
+    for (const w of warnings) {
+      expect(w.properties.file).toBe('fixtures/traces/denials/policy.netpolicy.json');
+      const rule = /nearest rule (\/(sources|connections)\/\d+)/.exec(w.message)?.[1];
+      // The line of the nearest rule: the rule's object starts there (`{` of /sources/N or /connections/N).
+      if (rule) expect(text[Number(w.properties.line) - 1]).toMatch(/\{/);
+      expect(w.message).toMatch(/^denied: .*\n(nearest rule|no rule names)/);
+      expect(w.message).toMatch(/\nfix/);
+    }
+    const tls = warnings.find((w) => w.message.startsWith('denied: tls example.org:443'))!;
+    expect(tls.message).toContain('fix: widen /connections/0: add to /connections/0/tls/serverNamePatterns: "example.org"');
+    expect(readFileSync(summary, 'utf8')).toContain('## Network policy: explain');
+  });
+});

@@ -10,7 +10,7 @@ import { presetCatalogOption } from '../presets-option';
 import { loadPolicy, readTraceFile } from '../explain-inputs';
 import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from '../explain-render';
 import { applyToPolicyFile, FixCollector } from '../apply-fixes';
-import { AtomicFileOutput, canReadTwice, checkOneStdin } from '../report-output';
+import { AtomicFileOutput, canReadTwice, checkOneStdin, readInput } from '../report-output';
 import { watchAndRerun } from '../watch';
 
 export const spec: CommandSpec = {
@@ -24,7 +24,7 @@ the policy file.`,
   options: {
     policy: { type: 'string', value: 'FILE', help: 'The network policy (JSON, or JSONC for .jsonc files); - reads stdin.' },
     trace: { type: 'string', value: 'FILE', help: 'The network trace of the job (netpolicy fetch trace ...); - reads stdin.' },
-    format: formatOption(['text', 'json', 'markdown'], 'Report format: text for a terminal (denials first, grouped by destination), json (the shape in docs/cli.md), markdown for a CI job summary or a pull-request comment.'),
+    format: formatOption(['text', 'json', 'markdown', 'github'], 'Report format: text for a terminal (denials first, grouped by destination), json (the shape in docs/cli.md), markdown for a CI job summary or a pull-request comment, github (a warning on the policy at the nearest rule of each denied destination, with the fix; the Markdown report to the job summary when GITHUB_STEP_SUMMARY is set). See docs/ci.md.'),
     output: outputOption,
     only: { type: 'string', default: 'all', choices: ['denied', 'all'], help: 'Which accesses to list (the summary counts everything).' },
     'fail-on': { type: 'string', multiple: true, choices: ['denied', 'disagreement'], help: 'Exit 1 when the model denies an access / disagrees with the trace.' },
@@ -211,7 +211,10 @@ export const command: Command = {
         if (fromFile) ({ digest, report } = await explainOnce(first.explainer.resolvedNames));
         else lateWarning(io);
       }
-      stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, !file && useColor(io), policy));
+      if (values.format === 'github') {
+        const policyText = policyFile === '-' ? undefined : readInput(policyFile);
+        for (const piece of (await import('../explain-ci')).githubExplainReport(io, { report, digest, policy, policyFile, policyText })) stdout.write(piece);
+      } else stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, !file && useColor(io), policy));
     }
     const failed = (failOn.includes('denied') && report.summary.denied > 0) || (failOn.includes('disagreement') && report.summary.disagreements > 0);
     return failed ? EXIT.findings : EXIT.ok;
