@@ -6,7 +6,7 @@
  * is skipped or read without the part that failed. Nothing here throws.
  */
 import { PackageURL } from 'packageurl-js';
-import { parseUrl } from '../eval/url';
+import { parseUrl, type ParsedUrl } from '../eval/url';
 import { normaliseName, normaliseVersion, ociHost, ociRepositoryPath } from './names';
 import { repoKey, repoKeyOfUrl } from './repo-key';
 import type { Ecosystem } from './types';
@@ -64,9 +64,14 @@ function str(o: unknown, key: string): string | undefined {
 export function urlKey(text: string): string | undefined {
   if (text.length > 8192) return undefined;
   const u = parseUrl(text.trim());
-  if (!u || (u.scheme !== 'https' && u.scheme !== 'http')) return undefined;
+  return u ? parsedUrlKey(u) : undefined;
+}
+
+/** `urlKey` of a URL already parsed. */
+export function parsedUrlKey(u: ParsedUrl): string | undefined {
+  if (u.scheme !== 'https' && u.scheme !== 'http') return undefined;
   let path = u.path;
-  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  while (path.length > 1 && path.charCodeAt(path.length - 1) === 47) path = path.slice(0, -1);
   return `${u.scheme}://${u.host}:${u.port}${path}`;
 }
 

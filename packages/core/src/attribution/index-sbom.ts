@@ -9,7 +9,7 @@ import { readSbomComponents, type SbomComponent } from './components';
 import { claimsOfAccess, finish, judge, registryHosts, UNATTRIBUTED, type AccessClaims } from './match';
 import { pep503 } from './names';
 import type { RegistryHosts } from './url-forms';
-import type { Claim, ComponentMatch, MatchKind } from './types';
+import type { Claim, ComponentMatch, Ecosystem, MatchKind } from './types';
 
 export interface SbomIndex {
   /** The components read from the SBOM (those with a name). */
@@ -22,17 +22,23 @@ export interface SbomIndex {
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[];
 }
 
-function add(map: Map<string, SbomComponent[]>, key: string, c: SbomComponent): void {
+function add<K>(map: Map<K, SbomComponent[]>, key: K, c: SbomComponent): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [c]);
   else if (list[list.length - 1] !== c) list.push(c);
 }
 
+function take(list: SbomComponent[] | undefined, into: SbomComponent[]): void {
+  if (list === undefined) return;
+  // Lists and results are a few components long: a scan dedupes without a Set.
+  for (const c of list) if (!into.includes(c)) into.push(c);
+}
+
 class Index implements SbomIndex {
   readonly componentCount: number;
   private readonly hosts: RegistryHosts;
-  /** `eco \0 name` (purl keys; OCI by the repository's last segment). */
-  private readonly packages = new Map<string, SbomComponent[]>();
+  /** Ecosystem, then name (purl keys; OCI by the repository's last segment). */
+  private readonly packages = new Map<Ecosystem, Map<string, SbomComponent[]>>();
   /** Components with no purl, by `pep503(group/name)`: coarser than every ecosystem's name rule. */
   private readonly loose = new Map<string, SbomComponent[]>();
   /** Distribution URL keys. */
@@ -47,24 +53,25 @@ class Index implements SbomIndex {
       const k = c.keys;
       if (k !== undefined) {
         if (k.eco === 'git') add(this.repos, k.repo!, c);
-        else add(this.packages, `${k.eco}\0${k.name}`, c);
+        else {
+          let names = this.packages.get(k.eco);
+          if (names === undefined) this.packages.set(k.eco, (names = new Map()));
+          add(names, k.name, c);
+        }
       } else if (c.purl === undefined && c.version !== undefined) add(this.loose, pep503(c.fullName), c);
       for (const u of c.distribution) add(this.urls, u, c);
       for (const r of c.vcs) add(this.repos, r, c);
     }
   }
 
-  private candidates(a: AccessClaims, into: Set<SbomComponent>): void {
-    const take = (list: SbomComponent[] | undefined): void => {
-      if (list !== undefined) for (const c of list) into.add(c);
-    };
-    if (a.url !== undefined) take(this.urls.get(a.url));
+  private candidates(a: AccessClaims, into: SbomComponent[]): void {
+    if (a.url !== undefined && this.urls.size > 0) take(this.urls.get(a.url), into);
     for (const claim of a.claims as Claim[]) {
       if (claim.kind === 'package') {
-        take(this.packages.get(`${claim.eco}\0${claim.name}`));
-        if (claim.version !== undefined) take(this.loose.get(pep503(claim.name)));
-      } else if (claim.kind === 'oci') take(this.packages.get(`oci\0${claim.name}`));
-      else take(this.repos.get(claim.repo));
+        take(this.packages.get(claim.eco)?.get(claim.name), into);
+        if (claim.version !== undefined && this.loose.size > 0) take(this.loose.get(pep503(claim.name)), into);
+      } else if (claim.kind === 'oci') take(this.packages.get('oci')?.get(claim.name), into);
+      else take(this.repos.get(claim.repo), into);
     }
   }
 
@@ -72,9 +79,9 @@ class Index implements SbomIndex {
     if (this.componentCount === 0 || access === null || typeof access !== 'object') return UNATTRIBUTED;
     const a = claimsOfAccess(access, this.hosts, remoteUrl);
     if (a.claims.length === 0 && a.url === undefined) return UNATTRIBUTED;
-    const candidates = new Set<SbomComponent>();
+    const candidates: SbomComponent[] = [];
     this.candidates(a, candidates);
-    if (candidates.size === 0) return UNATTRIBUTED;
+    if (candidates.length === 0) return UNATTRIBUTED;
     const found: { c: SbomComponent; kind: MatchKind }[] = [];
     for (const c of candidates) {
       const kind = judge(c, a);

@@ -5,7 +5,7 @@
  */
 import type { Access } from '../eval/access';
 import { parseUrl } from '../eval/url';
-import { urlKey, type SbomComponent } from './components';
+import { parsedUrlKey, type SbomComponent } from './components';
 import { normaliseName, normaliseVersion } from './names';
 import { repoKeyOfUrl } from './repo-key';
 import { claimsOfSsh, claimsOfUrl, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-forms';
@@ -44,10 +44,10 @@ export function registryHosts(components: readonly SbomComponent[]): RegistryHos
 export function claimsOfAccess(access: Access, hosts: RegistryHosts, remoteUrl?: string): AccessClaims {
   if (access.kind === 'http') {
     if (typeof access.url !== 'string') return NO_CLAIMS;
+    if (access.url.length > 8192) return NO_CLAIMS;
     const u = parseUrl(access.url);
     if (!u) return NO_CLAIMS;
-    const key = urlKey(access.url);
-    return { claims: claimsOfUrl(u, hosts), url: key };
+    return { claims: claimsOfUrl(u, hosts), url: parsedUrlKey(u) };
   }
   if (access.kind === 'ssh') {
     if (typeof access.host !== 'string') return NO_CLAIMS;
