@@ -5,25 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseUrl } from '../eval/url';
-import { claimsOfUrl, DEFAULT_REGISTRY_HOSTS } from './url-forms';
+import { claimsOfUrl, DEFAULT_REGISTRY_HOSTS, describeClaim } from './url-forms';
 import { repoKeyOfUrl } from './repo-key';
-import type { Claim, Ecosystem } from './types';
+import type { Ecosystem } from './types';
 
 const hosts = new Map<Ecosystem, Set<string>>([...DEFAULT_REGISTRY_HOSTS].map(([k, v]) => [k, new Set(v)]));
 hosts.get('npm')!.add('npm.pkg.example.com');
 
-function show(c: Claim): string {
-  switch (c.kind) {
-    case 'package': return `${c.eco} ${c.name}${c.version !== undefined ? `@${c.version}` : ''}`;
-    case 'oci': return `oci ${c.host}/${c.repository}${c.digest ? `@${c.digest}` : ''}${c.tag ? `:${c.tag}` : ''}`;
-    case 'git': return `git ${c.repo}${c.version !== undefined ? `@${c.version}` : ''}`;
-  }
-}
-
 function claims(url: string): string[] {
   const u = parseUrl(url);
   if (!u) throw new Error(`test URL does not parse: ${url}`);
-  return claimsOfUrl(u, hosts).map(show).sort();
+  return claimsOfUrl(u, hosts).map(describeClaim).sort();
 }
 
 const D = 'sha256:' + 'a'.repeat(64);

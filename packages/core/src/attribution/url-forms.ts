@@ -286,3 +286,12 @@ export function claimsOfSsh(host: string, repositoryPath: string | undefined, re
   return out;
 }
 
+
+/** A claim as one line: `npm express@4.21.2`, `oci host/repo@digest`, `oci host/repo:tag`, `git host/path@v1`. */
+export function describeClaim(c: Claim): string {
+  switch (c.kind) {
+    case 'package': return `${c.eco} ${c.name}${c.version !== undefined ? `@${c.version}` : ''}`;
+    case 'oci': return `oci ${c.host}/${c.repository}${c.digest !== undefined ? `@${c.digest}` : ''}${c.tag !== undefined ? `:${c.tag}` : ''}`;
+    case 'git': return `git ${c.repo}${c.version !== undefined ? `@${c.version}` : ''}`;
+  }
+}
