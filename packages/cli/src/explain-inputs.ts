@@ -2,7 +2,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import { isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type TraceHeader } from '@netpolicy/core';
+import { indexSbom, isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type SbomIndex, type TraceHeader } from '@netpolicy/core';
 import { EXIT, readTextFile, UsageError } from './io';
 import { readInput, shownName } from './report-output';
 
@@ -22,6 +22,25 @@ export function loadPolicy(path: string, catalog: PresetCatalog): Policy {
     throw new UsageError(`${file} is not a valid policy:`, EXIT.usage, [...shown, ...more].map((l) => l.trimStart())); // details: one escaped line each
   }
   return result.value as Policy;
+}
+
+/**
+ * Reads a CycloneDX JSON SBOM (`netpolicy fetch sbom`) into core's attribution index. Not JSON, or
+ * not a CycloneDX document (`bomFormat`), is exit 2; malformed components are skipped by core.
+ */
+export function loadSbom(path: string): SbomIndex {
+  const text = readInput(path);
+  const file = shownName(path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { bomFormat?: unknown }).bomFormat !== 'CycloneDX') {
+    throw new UsageError(`${file}: not a CycloneDX SBOM (a JSON object with "bomFormat": "CycloneDX")`);
+  }
+  return indexSbom(value);
 }
 
 /** Yields each chunk, then waits for `between` before reading the next (a consumer that pushes back). */

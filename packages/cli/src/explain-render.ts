@@ -2,6 +2,7 @@
 import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
 import { paint } from './io';
 import { clipped } from './escape';
+import { componentsJson, type Attribution } from './explain-components';
 
 /**
  * Outside text in a line of the text or Markdown report: control characters escaped, cut at 2,000
@@ -132,7 +133,7 @@ function omittedLine(t: GroupTable): string[] {
 /** The legend, said once instead of on every entry. */
 export const LEGEND = 'recorded: what the job\'s network layer did (the trace). model: what this policy allows (the evaluation model).';
 
-export function renderText(report: ExplainReport, digest: ReportDigest, color: boolean, policy: Policy): string {
+export function renderText(report: ExplainReport, digest: ReportDigest, color: boolean, policy: Policy, attribution?: Attribution): string {
   const c = paint(color);
   // Text from the policy and the trace is printed with control characters escaped (issue 10 item 2).
   const rule = (id: string) => e(describeRule(policy, id));
@@ -143,6 +144,7 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
     const r = g.first;
     const note = recordedNote ? (r.recorded.verdict === 'none' ? 'no recorded verdict' : r.recorded.reason ? `recorded: ${r.recorded.reason}` : undefined) : undefined;
     out.push(head(g, mark, note));
+    if (attribution) out.push(`      ${attribution.textLine(r)}`);
     if (!r.model.certain) out.push(`      ${c.yellow('uncertain')}: an enabled preset with unknown contents might allow it`);
     if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(rule(r.nearMiss.rule))}: ${e(r.nearMiss.message)}`);
     else out.push('      nearest rule: none names this destination');
@@ -182,6 +184,7 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
   if (report.opaquePresets.length && report.summary.uncertain) {
     out.push(c.yellow(`${report.summary.uncertain} denial${report.summary.uncertain === 1 ? ' is' : 's are'} uncertain: enabled presets with unknown contents (${report.opaquePresets.join(', ')}) might permit ${report.summary.uncertain === 1 ? 'it' : 'them'}.`), '');
   }
+  if (attribution) out.push(...attribution.textSection().map((l, i) => (i === 0 ? c.bold(l) : l)));
   if (report.summary.reliesOnDefault) out.push(`${report.summary.reliesOnDefault} access${report.summary.reliesOnDefault === 1 ? '' : 'es'} rely on \`default: allow\` alone.`, '');
   out.push(c.bold('Summary: ') + summaryLine(report));
   return out.join('\n') + '\n';
@@ -207,18 +210,18 @@ function markdownFix(fix: ExplainResult['fix'], alternative: boolean): string {
   return `${or}add to \`${fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(fix.value))}\`${fix.note ? ` (${md(fix.note)})` : ''}`;
 }
 
-export function renderMarkdown(report: ExplainReport, digest: ReportDigest): string {
+export function renderMarkdown(report: ExplainReport, digest: ReportDigest, attribution?: Attribution): string {
   const s = report.summary;
   const out: string[] = ['## Network policy: explain', ''];
   out.push(`**${s.denied} denied**, ${s.allowed} allowed, ${s.observations} observations, ${s.disagreements} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts.`, '');
   if (digest.deniedCount) {
-    out.push('### Denied', '', '| Destination | Count | Recorded vs model | Nearest rule | Fix |', '|---|---|---|---|---|');
+    out.push('### Denied', '', `| Destination | Count | Recorded vs model | Nearest rule | Fix |${attribution ? ' Component |' : ''}`, `|---|---|---|---|---|${attribution ? '---|' : ''}`);
     for (const g of [...sortedGroups(digest.denied), ...sortedGroups(digest.performed)]) {
       const r = g.first;
       const near = r.nearMiss ? `\`${r.nearMiss.rule}\`: ${md(r.nearMiss.message)}` : '';
       const w = r.nearMiss?.widen;
       const fix = [w ? `widen: add to \`${w.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(w.value))}\`` : '', markdownFix(r.fix, !!w)].filter(Boolean).join('<br>');
-      out.push(`| \`${md(g.destination)}\` | ${g.count} | ${md(verdictSentence(r))} | ${near} | ${fix} |`);
+      out.push(`| \`${md(g.destination)}\` | ${g.count} | ${md(verdictSentence(r))} | ${near} | ${fix} |${attribution ? ` ${attribution.markdownCell(r, md)} |` : ''}`);
     }
     out.push('');
   }
@@ -227,6 +230,7 @@ export function renderMarkdown(report: ExplainReport, digest: ReportDigest): str
     for (const g of [...sortedGroups(digest.performed), ...sortedGroups(digest.disagreeing)]) out.push(`- \`${md(g.destination)}\` (×${g.count}): ${md(verdictSentence(g.first))}`);
     out.push('');
   }
+  if (attribution) out.push(...attribution.markdownSection(md));
   if (report.opaquePresets.length && s.uncertain) out.push(`> ${s.uncertain} denial(s) are uncertain: enabled presets with unknown contents (${report.opaquePresets.join(', ')}) might permit them.`, '');
   return out.join('\n');
 }
@@ -260,12 +264,12 @@ function shared(value: object | null): string {
  * test): no intermediate object per result, and the fix and near miss of a destination
  * serialised once.
  */
-export function resultJson(r: ExplainResult): string {
+export function resultJson(r: ExplainResult, components?: string): string {
   const rec = r.recorded, m = r.model;
   return `{"sequence":${JSON.stringify(r.sequence)},"protocol":${str(r.protocol)},"destination":${str(r.destination)},`
     + `"recorded":{"verdict":"${rec.verdict}","reason":${str(rec.reason)},"rule":${str(rec.rule)}},`
     + `"model":{"verdict":"${m.verdict}","rule":${str(m.rule)},"certain":${m.certain}},"agrees":${r.agrees},`
-    + `"fix":${shared(r.fix)},"nearMiss":${shared(r.nearMiss)}${r.reliesOnDefault ? ',"reliesOnDefault":true' : ''}}`;
+    + `"fix":${shared(r.fix)},"nearMiss":${shared(r.nearMiss)}${r.reliesOnDefault ? ',"reliesOnDefault":true' : ''}${components !== undefined ? `,"components":${components}` : ''}}`;
 }
 
 /** Where JSON text goes: stdout, or a spool while it is not yet known whether the pass counts. */
@@ -283,10 +287,12 @@ export class JsonReportWriter {
   private pending = '{\n  "results": [';
   private count = 0;
 
-  constructor(private readonly sink: TextSink) {}
+  /** `attribution` (`--sbom`): each result gains `components`, the summary the counts per component. */
+  constructor(private readonly sink: TextSink, private readonly attribution?: Attribution) {}
 
   add(r: ExplainResult): void {
-    this.pending += `${this.count++ ? ',' : ''}\n    ${resultJson(r)}`;
+    const components = this.attribution ? componentsJson(this.attribution.add(r)) : undefined;
+    this.pending += `${this.count++ ? ',' : ''}\n    ${resultJson(r, components)}`;
     if (this.pending.length >= FLUSH_AT) this.flush();
   }
 
@@ -298,7 +304,9 @@ export class JsonReportWriter {
   /** Closes the array and writes the summary. */
   end(s: ExplainReport['summary']): void {
     const summary = { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault };
-    this.pending += `${this.count ? '\n  ' : ''}],\n  "summary": ${JSON.stringify(summary)}\n}\n`;
+    const text = JSON.stringify(summary);
+    const withComponents = this.attribution ? `${text.slice(0, -1)},${this.attribution.summaryJson()}}` : text;
+    this.pending += `${this.count ? '\n  ' : ''}],\n  "summary": ${withComponents}\n}\n`;
     this.flush();
   }
 }

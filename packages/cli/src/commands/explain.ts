@@ -7,7 +7,8 @@ import { Explainer, type ExplainResult } from '@netpolicy/core';
 import type { Command } from '../command';
 import { checkWriteBack, drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { loadPolicy, readTraceFile } from '../explain-inputs';
+import { loadPolicy, loadSbom, readTraceFile } from '../explain-inputs';
+import { Attribution } from '../explain-components';
 import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from '../explain-render';
 import { applyToPolicyFile, FixCollector } from '../apply-fixes';
 import { AtomicFileOutput, canReadTwice, checkOneStdin, readInput } from '../report-output';
@@ -29,12 +30,13 @@ the policy file.`,
     only: { type: 'string', default: 'all', choices: ['denied', 'all'], help: 'Which accesses to list (the summary counts everything).' },
     'fail-on': { type: 'string', multiple: true, choices: ['denied', 'disagreement'], help: 'Exit 1 when the model denies an access / disagrees with the trace.' },
     apply: { type: 'boolean', help: 'Write the fixes of the denials into the policy file (keeping its formatting and comments; refused for a read-only file, a FIFO or standard input; nothing written if the file changed meanwhile), print the diff. A plain-http request to a software source gets the https rule, with a note that the job should use https.' },
+    sbom: { type: 'string', value: 'FILE', help: 'The job\'s CycloneDX 1.7 SBOM (JSON, as netpolicy fetch sbom writes it): each result names the SBOM components its access fetched (docs/attribution.md), and the summary counts denials per component; - reads stdin.' },
     presets: presetsOption,
     watch: { type: 'boolean', help: 'Explain again whenever the policy or the trace changes, until interrupted (Ctrl-C).' },
   },
   operands: { min: 0, max: 0, name: '' },
-  examples: ['netpolicy explain --policy fixtures/traces/denials/policy.netpolicy.json --trace fixtures/traces/denials/trace.json --only denied', 'netpolicy explain --apply --policy policy.netpolicy.json --trace trace.json'],
-  exitCodes: [[0, 'explained'], [1, 'a --fail-on condition held'], [2, 'usage error, unreadable file, or an input that is not a valid policy or trace']],
+  examples: ['netpolicy explain --policy fixtures/traces/denials/policy.netpolicy.json --trace fixtures/traces/denials/trace.json --only denied', 'netpolicy explain --policy fixtures/traces/npm-build/policy.netpolicy.json --trace fixtures/attribution/npm/trace.json --sbom fixtures/attribution/npm/sbom.cdx.json --only denied', 'netpolicy explain --apply --policy policy.netpolicy.json --trace trace.json'],
+  exitCodes: [[0, 'explained'], [1, 'a --fail-on condition held'], [2, 'usage error, unreadable file, or an input that is not a valid policy or trace (or, with --sbom, not a CycloneDX JSON SBOM)']],
 };
 
 const SPOOL_MEMORY = 4 << 20;
@@ -131,14 +133,14 @@ export const command: Command = {
   usage: usageText(spec),
   spec,
   async run(args, io) {
-    const values = parseCommand(spec, args).values as { policy?: string; trace?: string; format: string; only: string; presets?: string; 'fail-on'?: string[]; apply?: boolean; output?: string; watch?: boolean };
+    const values = parseCommand(spec, args).values as { policy?: string; trace?: string; sbom?: string; format: string; only: string; presets?: string; 'fail-on'?: string[]; apply?: boolean; output?: string; watch?: boolean };
     if (!values.policy) throw new UsageError('missing option --policy FILE');
     if (!values.trace) throw new UsageError('missing option --trace FILE');
-    checkOneStdin([values.policy, values.trace]);
+    checkOneStdin([values.policy, values.trace, values.sbom]);
     if (values.apply && values.policy === '-') throw new UsageError('--apply writes the fixes into the policy file: give the file, not standard input (`-`)');
     // Before the policy is read: a FIFO, /dev/stdin or a read-only file cannot take the fixes.
     if (values.apply) checkWriteBack(io.cwd, values.policy, '--apply');
-    if (values.watch) return watchAndRerun('explain', [values.policy, values.trace], () => this.run(args.filter((a) => a !== '--watch'), io), io);
+    if (values.watch) return watchAndRerun('explain', [values.policy, values.trace, ...(values.sbom ? [values.sbom] : [])], () => this.run(args.filter((a) => a !== '--watch'), io), io);
     const failOn = values['fail-on'] ?? [];
     // --apply: the fixes of the pass that counts (a second pass, after late DNS answers, replaces the first's).
     let fixes = new FixCollector();
@@ -159,6 +161,8 @@ export const command: Command = {
 
     async function explainTo(out: Io['stdout']): Promise<number> {
     const policy = loadPolicy(policyFile, catalog);
+    // --sbom: read once; each pass counts afresh (`fresh()`).
+    const sbom = values.sbom !== undefined ? new Attribution(loadSbom(values.sbom)) : undefined;
     const fromFile = canReadTwice(values.trace!); // a regular file; stdin, a FIFO or `<(…)` is read once
     const stdout = out as PushbackOut;
     const only = values.only as 'denied' | 'all';
@@ -173,7 +177,7 @@ export const command: Command = {
       try {
         const direct = { write: (text: string) => { stdout.write(text); } };
         const pass = async (sink: { write(text: string): void }, paced: boolean, resolvedNames?: Map<string, string[]>) => {
-          const writer = new JsonReportWriter(sink);
+          const writer = new JsonReportWriter(sink, sbom?.fresh());
           fixes = new FixCollector();
           const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); writer.add(r); } });
           const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); }, paced ? () => drained(stdout) : undefined);
@@ -199,22 +203,23 @@ export const command: Command = {
       // Text and Markdown keep only what their grouping needs (ReportDigest, bounded).
       const explainOnce = async (resolvedNames?: Map<string, string[]>) => {
         const digest = new ReportDigest();
+        const attribution = sbom?.fresh();
         fixes = new FixCollector();
-        const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); digest.add(r); } });
+        const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); digest.add(r); attribution?.add(r); } });
         const header = await readTraceFile(values.trace!, (o) => { explainer.add(o); });
-        return { explainer, digest, report: explainer.finish(header) };
+        return { explainer, digest, attribution, report: explainer.finish(header) };
       };
       const first = await explainOnce();
-      let { digest } = first;
+      let { digest, attribution } = first;
       report = first.report;
       if (report.lateDnsAnswers) {
-        if (fromFile) ({ digest, report } = await explainOnce(first.explainer.resolvedNames));
+        if (fromFile) ({ digest, report, attribution } = await explainOnce(first.explainer.resolvedNames));
         else lateWarning(io);
       }
       if (values.format === 'github') {
         const policyText = policyFile === '-' ? undefined : readInput(policyFile);
         for (const piece of (await import('../explain-ci')).githubExplainReport(io, { report, digest, policy, policyFile, policyText })) stdout.write(piece);
-      } else stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest) : renderText(report, digest, !file && useColor(io), policy));
+      } else stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest, attribution) : renderText(report, digest, !file && useColor(io), policy, attribution));
     }
     const failed = (failOn.includes('denied') && report.summary.denied > 0) || (failOn.includes('disagreement') && report.summary.disagreements > 0);
     return failed ? EXIT.findings : EXIT.ok;
