@@ -17,6 +17,19 @@ export interface ServerHost {
   listTraceFiles?(path: string): Promise<string[]>;
   /** A regular file's bytes in chunks, any size (traces can be larger than memory); a `FileProblem` for anything else. */
   readChunks?(path: string): AsyncIterable<Uint8Array>;
+  /**
+   * The entries of a folder, for workspace diagnostics; nothing is opened or followed (a symbolic
+   * link is `link`, whatever it leads to). Rejects with a `FileProblem`. Absent: no file access.
+   */
+  listFolder?(path: string): Promise<FolderEntry[]>;
+  /** The path with every symbolic link resolved (rejects with a `FileProblem`). */
+  realPath?(path: string): Promise<string>;
+}
+
+/** An entry of a folder as `listFolder` gives it. */
+export interface FolderEntry {
+  name: string;
+  kind: 'file' | 'folder' | 'link' | 'other';
 }
 
 /** The largest preset catalog or `netpolicy.config.json` the server reads (a bigger one is reported, not read). */

@@ -8,9 +8,9 @@
  * same descriptor (no limit: a trace can be larger than memory).
  */
 import { constants, type Stats } from 'node:fs';
-import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FileProblem, normalizeDrive, type ServerHost } from './host';
+import { FileProblem, normalizeDrive, type FolderEntry, type ServerHost } from './host';
 
 const MAX_TRACE_FILES = 200;
 /** Windows has no O_NONBLOCK (nor FIFOs that block an open). */
@@ -70,7 +70,7 @@ async function openRegular(path: string): Promise<{ handle: FileHandle; size: nu
 /** Reads a regular file of at most `maxBytes` as UTF-8, from the descriptor that was checked. */
 async function readLimited(path: string, maxBytes: number): Promise<string> {
   const { handle, size } = await openRegular(path);
-  const tooLarge = (n: number) => new FileProblem(path, `it is ${megabytes(n)}, more than the ${megabytes(maxBytes)} a settings file may be`);
+  const tooLarge = (n: number) => new FileProblem(path, `it is ${megabytes(n)}, more than the ${megabytes(maxBytes)} the server reads from such a file`);
   try {
     if (size > maxBytes) throw tooLarge(size);
     // One byte more than the limit: a file that grew since fstat is caught, not read on.
@@ -132,4 +132,20 @@ export const nodeHost: ServerHost = {
     return names.slice(0, MAX_TRACE_FILES).map((n) => `${path.replace(/\/$/, '')}/${n}`);
   },
   readChunks,
+  async listFolder(path) {
+    let entries;
+    try {
+      entries = await readdir(path, { withFileTypes: true });
+    } catch (err) {
+      throw new FileProblem(path, openProblem(err), codeOf(err));
+    }
+    return entries.map((e): FolderEntry => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'folder' : e.isSymbolicLink() ? 'link' : 'other' }));
+  },
+  async realPath(path) {
+    try {
+      return normalizeDrive((await realpath(path)).split('\\').join('/'));
+    } catch (err) {
+      throw new FileProblem(path, openProblem(err), codeOf(err));
+    }
+  },
 };

@@ -34,6 +34,11 @@ export interface NetpolicySettings {
   filePatterns?: string[] | null;
   traces?: string[] | null;
   severity?: Record<string, string> | null;
+  /**
+   * Workspace diagnostics: the policy files of each workspace folder are checked from disk in the
+   * background, open or not. `maxFiles`: at most this many files (default 500; 0 turns it off).
+   */
+  workspaceDiagnostics?: { maxFiles?: number | null } | null;
 }
 
 /** The `initializationOptions` the server reads (each optional; anything else is ignored). */

@@ -10,23 +10,27 @@ import {
   type Diagnostic, type PolicyDocument, type Position, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
 } from '@netpolicy/core';
 import {
-  FIX_ALL_KIND, addResult, doComplete, doHover, emptyUsage, findDocumentLinks, findDocumentSymbols, format, getCodeActions,
+  FIX_ALL_KIND, addResult, doComplete, doHover, documentSymbolSteps, emptyUsage, findDocumentLinks, formatSteps, FORMAT_REFUSED, getCodeActions,
   getFoldingRanges, getSelectionRanges, policyDiagnostics, toLspDiagnostic, traceCodeLenses, unusedRuleHints,
   type ClientFeatures, type ServiceSettings, type TraceUsage,
 } from '@netpolicy/language-service';
 import {
   CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, ErrorCodes, LSPErrorCodes, ResponseError, TextDocumentSyncKind, TextDocuments,
-  type CancellationToken, type CodeAction, type Command, type Connection, type Diagnostic as LspDiagnostic, type InitializeParams, type InitializeResult,
-  type WorkspaceEdit,
+  type CancellationToken, type CodeAction, type Command, type Connection, type Diagnostic as LspDiagnostic, type FormattingOptions, type InitializeParams, type InitializeResult,
+  type Range, type TextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { FileProblems, type FileRole } from './file-problems';
+import { checkParams } from './params';
 import { FileProblem, MAX_SETTINGS_FILE_BYTES, joinPath, relativePath, type ServerHost } from './host';
 import {
   DenialsRequestMethod, WorkspaceTrustNotificationMethod,
   type DenialsParams, type DenialsResult, type NetpolicyInitializationOptions, type NetpolicySettings, type WorkspaceTrustParams,
 } from './protocol';
+import { WorkspaceCheck } from './workspace-check';
 
+/** Work done in slices (formatting, symbols) reads the server's other messages after this long (ms). */
+export const SLICE_MS = 10;
 /** Quiet time after an edit before validating (a burst of keystrokes is validated once). */
 export const DEBOUNCE_MS = 30;
 /** How long to wait for the client's answer to workspace/configuration. */
@@ -459,6 +463,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     generation++;
     for (const e of entries.values()) e.usageVersion = undefined;
     for (const td of documents.all()) schedule(td.uri, 0);
+    workspaceCheck.restart();
   }
 
   /** Workspace folders added or removed: their project files are read, and every document re-checked. */
@@ -475,6 +480,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
+    // LSP: initialize is sent once (message-gate.ts refuses a second one before the library reads it).
+    if (initializeSeen) throw new ResponseError(ErrorCodes.InvalidRequest, 'initialize was already received: a server is initialized once');
+    checked('initialize', params);
     initializeSeen = true;
     const folderUris = (Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri).filter((u): u is string => typeof u === 'string') : undefined)
       ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
@@ -526,6 +534,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onInitialized(async () => {
     if (canFollowFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        if (!acceptNotification('workspace/didChangeWorkspaceFolders', { event })) return;
         void changeFolders((event?.added ?? []).map((f) => f?.uri).filter((u): u is string => typeof u === 'string'), (event?.removed ?? []).map((f) => f?.uri).filter((u): u is string => typeof u === 'string'))
           .catch((err) => log(`workspace folders: ${err instanceof Error ? err.message : String(err)}`, true));
       });
@@ -533,7 +542,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     // Only a client that supports dynamic registration is asked to register (Neovim warns otherwise).
     if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'netpolicy' }).catch(() => undefined);
     if (canWatchFiles) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE}` }, { globPattern: '**/*.json' }] }).catch(() => undefined);
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: `**/${PROJECT_CONFIG_FILE}` }, { globPattern: '**/*.json' }, { globPattern: '**/*.jsonc' }] }).catch(() => undefined);
     }
     try {
       await loadProjectConfig();
@@ -549,6 +558,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   connection.onDidChangeConfiguration(async (change) => {
+    if (!acceptNotification('workspace/didChangeConfiguration', change)) return;
     const pushed = (change?.settings as { netpolicy?: NetpolicySettings } | undefined)?.netpolicy;
     if (pushed && typeof pushed === 'object') editorSettings = pushed;
     else await pullEditorSettings();
@@ -558,6 +568,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   connection.onNotification(WorkspaceTrustNotificationMethod, async (p: WorkspaceTrustParams) => {
+    if (!acceptNotification(WorkspaceTrustNotificationMethod, p)) return;
     if (typeof p?.trusted !== 'boolean' || p.trusted === trusted || shutDown) return;
     trusted = p.trusted;
     log(trusted ? 'the workspace is trusted: traces and preset catalogs are read' : 'the workspace is not trusted: traces and preset catalogs are not read');
@@ -566,6 +577,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   connection.onDidChangeWatchedFiles(async (params) => {
+    if (!acceptNotification('workspace/didChangeWatchedFiles', params)) return;
+    workspaceCheck.filesChanged(params.changes);
     const paths = params.changes.map((c) => host.uriToPath(c.uri)).filter((p): p is string => p !== undefined);
     if (paths.some((p) => p.endsWith(`/${PROJECT_CONFIG_FILE}`))) {
       await loadProjectConfig();
@@ -578,6 +591,13 @@ export function startServer(connection: Connection, host: ServerHost): void {
     else if (touchesTraces) for (const td of documents.all()) { const e = entries.get(td.uri); if (e) e.usageVersion = undefined; if (isPolicyUri(td.uri)) scheduleTraces(td.uri); }
   });
 
+  // Every policy file of the workspace folders, from disk, in the background (open documents: from the buffer, above).
+  const workspaceCheck = new WorkspaceCheck({
+    host, roots: () => roots, isPolicyPath: (path) => isPolicyUri(host.pathToUri(path)), isOpen: (path) => documents.all().some((td) => host.uriToPath(td.uri) === path),
+    service: (uri) => folderOf(uri).service, maxFilesSetting: () => editorSettings.workspaceDiagnostics?.maxFiles,
+    publish: (uri, diagnostics) => notify(connection.sendDiagnostics({ uri, diagnostics })), log,
+  });
+  documents.onDidClose((e) => workspaceCheck.closed(e.document.uri));
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
   documents.onDidChangeContent((e) => {
     // An isolated edit is validated at once; edits in a burst (less than DEBOUNCE_MS apart) wait for a pause.
@@ -607,9 +627,24 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (shutDown) throw new ResponseError(ErrorCodes.InvalidRequest, 'netpolicy-language-server: the server is shut down');
   }
 
+  /** Throws InvalidParams (-32602) naming what is wrong with a request's params (params.ts). */
+  function checked(method: string, params: unknown): void {
+    const problem = checkParams(method, params);
+    if (problem) throw new ResponseError(ErrorCodes.InvalidParams, `${method}: ${problem}`);
+  }
+
+  /** Whether a notification's params will do; a malformed one is logged and ignored. */
+  function acceptNotification(method: string, params: unknown): boolean {
+    const problem = checkParams(method, params);
+    if (problem) log(`${method} ignored: ${problem}`, true);
+    return problem === undefined;
+  }
+
   /** A request handler over the current parsed policy; null/[] for other documents or a cancelled request. */
-  function withDoc<T>(what: string, uri: string, token: CancellationToken | undefined, fallback: T, fn: (doc: PolicyDocument) => T): T {
+  function withDoc<T>(what: string, method: string, params: unknown, token: CancellationToken | undefined, fallback: T, fn: (doc: PolicyDocument) => T): T {
     alive();
+    checked(method, params);
+    const uri = (params as { textDocument: { uri: string } }).textDocument.uri;
     if (token?.isCancellationRequested) return fallback;
     return guard(what, fallback, () => {
       const doc = parsed(uri);
@@ -617,9 +652,43 @@ export function startServer(connection: Connection, host: ServerHost): void {
     });
   }
 
-  connection.onCompletion((p, token) => withDoc('completion', p.textDocument.uri, token, null, (doc) => doComplete(doc, p.position, folderOf(p.textDocument.uri).service)));
-  connection.onHover((p, token) => withDoc('hover', p.textDocument.uri, token, null, (doc) => doHover(doc, p.position, folderOf(p.textDocument.uri).service)));
-  connection.onCodeAction((p, token) => withDoc<Array<CodeAction | Command>>('code actions', p.textDocument.uri, token, [], (doc) => {
+  /**
+   * `withDoc` for work done in slices (a generator that yields every few thousand tokens): after
+   * SLICE_MS of work the server reads its other messages, then goes on unless the request was
+   * cancelled (RequestCancelled) or the document changed or closed meanwhile (ContentModified).
+   */
+  async function withDocSteps<T>(what: string, method: string, params: unknown, token: CancellationToken | undefined, fallback: T, steps: (doc: PolicyDocument) => Generator<void, T>): Promise<T> {
+    alive();
+    checked(method, params);
+    const uri = (params as { textDocument: { uri: string } }).textDocument.uri;
+    if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, `${what}: cancelled`);
+    const version = documents.get(uri)?.version;
+    const run = guard(what, undefined, () => {
+      const doc = parsed(uri);
+      return doc ? steps(doc) : undefined;
+    });
+    if (!run) return fallback;
+    let sliceStart = Date.now();
+    for (;;) {
+      let step: IteratorResult<void, T>;
+      try {
+        step = run.next();
+      } catch (e) {
+        if (e instanceof ResponseError) throw e;
+        return guard(what, fallback, () => { throw e; });
+      }
+      if (step.done) return step.value;
+      if (Date.now() - sliceStart < SLICE_MS) continue;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (token?.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, `${what}: cancelled`);
+      if (shutDown || documents.get(uri)?.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, `${what}: the document changed before the answer was ready`);
+      sliceStart = Date.now();
+    }
+  }
+
+  connection.onCompletion((p, token) => withDoc('completion', 'textDocument/completion', p, token, null, (doc) => doComplete(doc, p.position, folderOf(p.textDocument.uri).service)));
+  connection.onHover((p, token) => withDoc('hover', 'textDocument/hover', p, token, null, (doc) => doHover(doc, p.position, folderOf(p.textDocument.uri).service)));
+  connection.onCodeAction((p, token) => withDoc<Array<CodeAction | Command>>('code actions', 'textDocument/codeAction', p, token, [], (doc) => {
     const uri = p.textDocument.uri;
     const current = coreDiagnostics(uri);
     if (token.isCancellationRequested) return [];
@@ -631,6 +700,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }));
   connection.onExecuteCommand(async (p) => {
     alive();
+    checked('workspace/executeCommand', p);
     if (p?.command !== APPLY_EDIT_COMMAND) throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${String(p?.command)}`);
     const [uri, version, edit] = Array.isArray(p.arguments) ? p.arguments : [];
     const td = typeof uri === 'string' ? documents.get(uri) : undefined;
@@ -640,34 +710,45 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (!applied.applied) log(`the client did not apply the fix${applied.failureReason ? `: ${applied.failureReason}` : ''}`);
     return null;
   });
-  connection.onDocumentSymbol((p, token) => withDoc('symbols', p.textDocument.uri, token, [], (doc) => findDocumentSymbols(doc)));
-  connection.onFoldingRanges((p, token) => withDoc('folding', p.textDocument.uri, token, [], (doc) => getFoldingRanges(doc)));
-  connection.onSelectionRanges((p, token) => withDoc('selection ranges', p.textDocument.uri, token, [], (doc) => getSelectionRanges(doc, p.positions ?? [])));
-  connection.onDocumentFormatting((p, token) => withDoc('formatting', p.textDocument.uri, token, [], (doc) => format(doc, undefined, p.options)));
-  connection.onDocumentRangeFormatting((p, token) => withDoc('range formatting', p.textDocument.uri, token, [], (doc) => format(doc, p.range, p.options)));
+  connection.onDocumentSymbol((p, token) => withDocSteps('symbols', 'textDocument/documentSymbol', p, token, [], (doc) => documentSymbolSteps(doc)));
+  connection.onFoldingRanges((p, token) => withDoc('folding', 'textDocument/foldingRange', p, token, [], (doc) => getFoldingRanges(doc)));
+  connection.onSelectionRanges((p, token) => withDoc('selection ranges', 'textDocument/selectionRange', p, token, [], (doc) => getSelectionRanges(doc, p.positions)));
+  /** Formatting; a document nested deeper than core's MAX_DEPTH is refused (RequestFailed, saying why). */
+  function* formatOrRefuse(doc: PolicyDocument, range: Range | undefined, options: FormattingOptions): Generator<void, TextEdit[]> {
+    const edits = yield* formatSteps(doc, range, options);
+    if (!edits) throw new ResponseError(LSPErrorCodes.RequestFailed, FORMAT_REFUSED);
+    return edits;
+  }
+  connection.onDocumentFormatting((p, token) => withDocSteps('formatting', 'textDocument/formatting', p, token, [], (doc) => formatOrRefuse(doc, undefined, p.options)));
+  connection.onDocumentRangeFormatting((p, token) => withDocSteps('range formatting', 'textDocument/rangeFormatting', p, token, [], (doc) => formatOrRefuse(doc, p.range, p.options)));
   connection.onDocumentLinks((p, token) => {
     alive();
-    const uri = p?.textDocument?.uri;
+    checked('textDocument/documentLink', p);
+    const uri = p.textDocument.uri;
     // The project file links the lint codes of its `severity` map to their pages too.
     if (typeof uri === 'string' && isConfigUri(uri)) {
       const td = documents.get(uri);
       return td ? guard('links', [], () => findDocumentLinks(parsePolicyDocument(td.getText(), { fileName: uri, jsonc: true }))) : [];
     }
-    return withDoc('links', uri, token, [], (doc) => findDocumentLinks(doc));
+    return withDoc('links', 'textDocument/documentLink', p, token, [], (doc) => findDocumentLinks(doc));
   });
-  connection.onCodeLens((p, token) => withDoc('code lenses', p.textDocument.uri, token, [], (doc) => {
+  connection.onCodeLens((p, token) => withDoc('code lenses', 'textDocument/codeLens', p, token, [], (doc) => {
     const usage = entries.get(p.textDocument.uri)?.usage;
     return usage && trusted ? traceCodeLenses(doc, usage) : [];
   }));
   connection.onRequest(DenialsRequestMethod, (p: DenialsParams): DenialsResult => {
     alive();
-    const usage = (trusted && p && typeof p.uri === 'string' ? entries.get(p.uri)?.usage : undefined) ?? emptyUsage();
+    checked(DenialsRequestMethod, p);
+    const usage = (trusted ? entries.get(p.uri)?.usage : undefined) ?? emptyUsage();
     return { traces: usage.traces, observations: usage.observations, denials: usage.denials, more: usage.moreDenials, errors: usage.errors };
   });
 
   // After shutdown nothing more is scheduled or sent.
   connection.onShutdown(() => {
+    // LSP: shutdown before initialize is ServerNotInitialized; a second one, InvalidRequest.
+    alive();
     shutDown = true;
+    workspaceCheck.stop();
     for (const e of entries.values()) {
       if (e.timer) clearTimeout(e.timer);
       if (e.traceTimer) clearTimeout(e.traceTimer);
