@@ -4,8 +4,8 @@
  * `check --fix` and `explain --apply` print.
  */
 import { statSync } from 'node:fs';
-import { createTwoFilesPatch } from 'diff';
 import { decodeText, OutputFile, readBounded, readTextFile, UsageError, writeOutput, type Io } from './io';
+import { unifiedLineDiff } from './line-diff';
 
 /** The name a file argument is shown by (`-` is standard input). */
 export function shownName(path: string): string {
@@ -53,12 +53,9 @@ export function reportSink(io: Io, output: string | undefined): ReportSink {
   return { toStdout: false, write: (text) => { writeOutput(io, output, text); } };
 }
 
-/** A unified diff of one file's change (empty when nothing changed). */
+/** A unified diff of one file's change (empty when nothing changed), in time about linear in the file (line-diff.ts). */
 export function unifiedDiff(file: string, before: string, after: string): string {
-  if (before === after) return '';
-  return createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3 })
-    .replace(/^=+\n/m, '')
-    .replace(/^Index:.*\n/m, '');
+  return unifiedLineDiff(`a/${file}`, `b/${file}`, before, after, 3);
 }
 
 /**
