@@ -7,10 +7,9 @@ import { isHostPattern, matchHostPattern, normaliseHost } from '../formats/host-
 import type { Policy } from '../policy/types';
 import { anyPermits } from './naive';
 import { literalRepositoryPattern } from './recognise';
-import { matchRepositoryPattern } from '../formats/repository-pattern';
 import type { Access } from './access';
 import {
-  addressOf, cidrsContain, gitRepository, itemRules, ociOperation, ociRepository,
+  addressOf, cidrsContain, gitRepository, itemRules, ociOperation, ociRepository, patternsAllow,
   type ConnEntry, type ImpliedEntry, type PolicyRules, type SshEntry, type UrlEntry,
 } from './rules';
 import { CidrTrie, HostTrie } from './tries';
@@ -73,13 +72,13 @@ function urlCandidate(e: UrlEntry, method: string, url: ParsedUrl): Candidate | 
     const name = ociRepository(url.path);
     const op = ociOperation(method);
     if (name === undefined) reasons.push({ code: 'not-registry-path', message: `${url.path} is not a registry API path (/v2/<name>/manifests|blobs|tags|referrers/...)` });
-    else if (name !== '' && e.repositoryPatterns && !e.repositoryPatterns.some((p) => matchRepositoryPattern(p, name))) {
+    else if (name !== '' && e.repositoryPatterns && !patternsAllow(e.repositoryMatchers, name)) {
       reasons.push({ code: 'repository', message: `repository ${name} matches none of repositoryPatterns ${e.repositoryPatterns.join(', ')}` });
     }
     if (!op || !e.operations!.has(op)) reasons.push({ code: 'operation', message: `${method} is ${op ? `operation \`${op}\`` : 'no registry operation'}, not in operations ${[...e.operations!].join(', ')}` });
   } else if (e.kind === 'git' && e.repositoryPatterns) {
     const repo = gitRepository(e.url.path, url.path);
-    if (!e.repositoryPatterns.some((p) => matchRepositoryPattern(p, repo))) {
+    if (!patternsAllow(e.repositoryMatchers, repo)) {
       reasons.push({ code: 'repository', message: `repository ${repo || '(none)'} matches none of repositoryPatterns ${e.repositoryPatterns.join(', ')}` });
     }
   }
@@ -136,7 +135,7 @@ function sshCandidate(e: SshEntry, a: Extract<Access, { kind: 'ssh' }>): Candida
   if (r !== 'match') reasons.push(r);
   if (e.port !== a.port) reasons.push({ code: 'port', message: `the ssh transport is on port ${e.port}, the command used ${a.port}` });
   if (e.user !== undefined && e.user !== a.user) reasons.push({ code: 'user', message: `user ${a.user ?? '(none)'} is not ${e.user}` });
-  if (e.repositoryPatterns && !(a.repositoryPath !== undefined && e.repositoryPatterns.some((p) => matchRepositoryPattern(p, a.repositoryPath!)))) {
+  if (e.repositoryPatterns && !patternsAllow(e.repositoryMatchers, a.repositoryPath)) {
     reasons.push({ code: 'repository', message: `repository ${a.repositoryPath ?? '(none)'} matches none of repositoryPatterns ${e.repositoryPatterns.join(', ')}` });
   }
   return reasons.length ? { rule: e.id, order: e.order, reasons } : undefined;

@@ -6,7 +6,7 @@
  */
 import { matchHostPattern, normaliseHost } from '../formats/host-pattern';
 import { parseAddress, samePrefix, type ParsedCidr } from '../formats/ip';
-import { matchRepositoryPattern } from '../formats/repository-pattern';
+import { compileRepositoryPattern, matchCompiledRepositoryPattern, type CompiledRepositoryPattern } from '../formats/repository-pattern';
 import { defaultPresetCatalog, type PresetCatalog } from '../presets/catalog';
 import type { Connection, Policy, Source } from '../policy/types';
 import { enabledPresets as readEnabledPresets, readConnection, readSource, type EnabledPreset } from '../policy/rules-read';
@@ -25,6 +25,8 @@ export interface UrlEntry extends RuleRef {
   kind: 'http' | 'oci' | 'git';
   operations?: ReadonlySet<string>;
   repositoryPatterns?: readonly string[];
+  /** The same patterns compiled (present exactly when `repositoryPatterns` is). */
+  repositoryMatchers?: readonly CompiledRepositoryPattern[];
 }
 
 /** A `tls` or `tcp` connection rule. */
@@ -48,6 +50,7 @@ export interface SshEntry extends RuleRef {
   port: number;
   user?: string;
   repositoryPatterns?: readonly string[];
+  repositoryMatchers?: readonly CompiledRepositoryPattern[];
 }
 
 export interface PolicyRules {
@@ -72,16 +75,18 @@ function addSource(out: PolicyRules, source: unknown, ref: RuleRef): void {
   const read = readSource(source);
   if (!read || read.role === undefined) return;
   const kind = read.role;
+  const patterns = read.repositoryPatterns;
+  const matchers = patterns === undefined ? undefined : patterns.map(compileRepositoryPattern);
   for (const u of read.urls) {
     if (!u.url) continue;
     // Entries are written out member by member: `{ ...ref, more }` costs V8 microseconds per
     // object (measured: 6 µs with six members after the spread, 0.04 µs without).
     out.urls.push(kind === 'http' ? { order: ref.order, id: ref.id, url: u.url, kind }
-      : kind === 'oci' ? { order: ref.order, id: ref.id, url: u.url, kind, operations: read.operations, repositoryPatterns: read.repositoryPatterns }
-      : { order: ref.order, id: ref.id, url: u.url, kind, repositoryPatterns: read.repositoryPatterns });
+      : kind === 'oci' ? { order: ref.order, id: ref.id, url: u.url, kind, operations: read.operations, repositoryPatterns: patterns, repositoryMatchers: matchers }
+      : { order: ref.order, id: ref.id, url: u.url, kind, repositoryPatterns: patterns, repositoryMatchers: matchers });
     out.implied.push({ order: ref.order, id: ref.id, host: u.url.host, port: u.url.port });
   }
-  for (const t of read.ssh) out.ssh.push({ order: ref.order, id: ref.id, host: t.host, port: t.port, user: t.user, repositoryPatterns: read.repositoryPatterns });
+  for (const t of read.ssh) out.ssh.push({ order: ref.order, id: ref.id, host: t.host, port: t.port, user: t.user, repositoryPatterns: patterns, repositoryMatchers: matchers });
 }
 
 function addConnection(out: PolicyRules, connection: unknown, ref: RuleRef): void {
@@ -225,22 +230,16 @@ export function gitRepository(basePath: string, path: string): string {
   return rest.slice(0, end);
 }
 
-const patternMemo = new WeakMap<readonly string[], Map<string, boolean>>();
-
-/** Does a repository path match one of the patterns (absent = any)? Memoised per pattern list. */
-function patternsAllow(patterns: readonly string[] | undefined, path: string | undefined): boolean {
-  if (patterns === undefined) return true;
+/**
+ * Does a repository path match one of the patterns (absent = any)? Compiled patterns, matched in
+ * place: no memo by path (in a trace whose every repository is new, a memo by path missed every
+ * time, and its entries were promoted by the collector).
+ */
+export function patternsAllow(matchers: readonly CompiledRepositoryPattern[] | undefined, path: string | undefined): boolean {
+  if (matchers === undefined) return true;
   if (path === undefined) return false;
-  let memo = patternMemo.get(patterns);
-  if (!memo) patternMemo.set(patterns, (memo = new Map()));
-  let hit = memo.get(path);
-  if (hit === undefined) {
-    hit = false;
-    for (const p of patterns) if (matchRepositoryPattern(p, path)) { hit = true; break; }
-    if (memo.size >= 5000) memo.clear();
-    memo.set(path, hit);
-  }
-  return hit;
+  for (let i = 0; i < matchers.length; i++) if (matchCompiledRepositoryPattern(matchers[i], path)) return true;
+  return false;
 }
 
 /** The kind-specific condition of a URL entry that already covers the request URL. */
@@ -251,9 +250,9 @@ export function urlEntryPermits(e: UrlEntry, method: string, url: ParsedUrl): bo
     if (name === undefined) return false;
     const op = ociOperation(method);
     if (op === undefined || !e.operations!.has(op)) return false;
-    return name === '' || patternsAllow(e.repositoryPatterns, name);
+    return name === '' || patternsAllow(e.repositoryMatchers, name);
   }
-  return patternsAllow(e.repositoryPatterns, gitRepository(e.url.path, url.path));
+  return patternsAllow(e.repositoryMatchers, gitRepository(e.url.path, url.path));
 }
 
 /**
@@ -287,7 +286,7 @@ export function connPermitsConnection(e: ConnEntry, a: { serverName?: string; al
 }
 
 export function sshPermits(e: SshEntry, a: { host: string; port: number; user?: string; repositoryPath?: string }): boolean {
-  return matchHostPattern(e.host, a.host) && e.port === a.port && (e.user === undefined || e.user === a.user) && patternsAllow(e.repositoryPatterns, a.repositoryPath);
+  return matchHostPattern(e.host, a.host) && e.port === a.port && (e.user === undefined || e.user === a.user) && patternsAllow(e.repositoryMatchers, a.repositoryPath);
 }
 
 export { normaliseHost };

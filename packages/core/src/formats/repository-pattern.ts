@@ -66,6 +66,19 @@ export function normaliseRepositoryPath(path: string): string {
   return p.toLowerCase();
 }
 
+/**
+ * A pattern prepared once for matching (an evaluator compiles the patterns of a policy when it
+ * reads it): its lower-cased `/` segments, `**` among them.
+ */
+export interface CompiledRepositoryPattern {
+  readonly pattern: string;
+  readonly segments: readonly string[];
+}
+
+export function compileRepositoryPattern(pattern: string): CompiledRepositoryPattern {
+  return { pattern, segments: pattern.toLowerCase().split('/') };
+}
+
 /** `*` within one segment: linear-time wildcard match (greedy with one backtrack point). */
 function segmentMatches(pattern: string, text: string): boolean {
   let p = 0, t = 0, star = -1, mark = 0;
@@ -79,23 +92,105 @@ function segmentMatches(pattern: string, text: string): boolean {
   return p === pattern.length;
 }
 
-/** Does repository `path` (as sent by a client) match `pattern`? Case-insensitive; `.git` and leading `/` ignored. */
-export function matchRepositoryPattern(pattern: string, path: string): boolean {
-  const pat = pattern.toLowerCase().split('/');
-  const segs = normaliseRepositoryPath(path).split('/');
+/**
+ * `segmentMatches(pattern, path.slice(start, end).toLowerCase())` for an ASCII `path`, in place:
+ * the path's characters are lower-cased as they are compared (`pattern` is lower case already).
+ */
+function segmentMatchesAt(pattern: string, path: string, start: number, end: number): boolean {
+  const m = pattern.length;
+  let p = 0, t = start, star = -1, mark = start;
+  while (t < end) {
+    const pc = p < m ? pattern.charCodeAt(p) : -1;
+    let tc = path.charCodeAt(t);
+    if (tc >= 65 && tc <= 90) tc += 32;
+    if (pc >= 0 && pc !== 42 && pc === tc) { p++; t++; }
+    else if (pc === 42) { star = p++; mark = t; }
+    else if (star >= 0) { p = star + 1; t = ++mark; }
+    else return false;
+  }
+  while (p < m && pattern.charCodeAt(p) === 42) p++;
+  return p === m;
+}
+
+/** Scratch of `matchCompiledRepositoryPattern` (matching is synchronous): segment bounds, then two rows of reached prefixes. */
+let bounds = new Int32Array(64);
+let reach = new Uint8Array(33);
+let next = new Uint8Array(33);
+
+/**
+ * Does repository `path` match a compiled pattern? What `matchRepositoryPattern` answers, without
+ * splitting, lower-casing or slicing the path: its segments are read in place by index (a trace
+ * whose every repository is new, its every path distinct, matched each one against the patterns
+ * of every candidate rule). A path with a character outside ASCII takes the general way (Unicode
+ * lower-casing may turn it into ASCII, the Kelvin sign into `k`). Held to the split-and-compare
+ * version by repository-pattern.property.test.ts.
+ */
+export function matchCompiledRepositoryPattern(compiled: CompiledRepositoryPattern, path: string): boolean {
+  const n = path.length;
+  for (let i = 0; i < n; i++) if (path.charCodeAt(i) > 127) return matchSegments(compiled.segments, normaliseRepositoryPath(path).split('/'));
+  // normaliseRepositoryPath's bounds: leading `/`s, then a trailing `.git` (any case), then trailing `/`s.
+  let from = 0, to = n;
+  while (from < to && path.charCodeAt(from) === 47) from++;
+  if (to - from >= 4 && path.charCodeAt(to - 4) === 46 && (path.charCodeAt(to - 3) | 32) === 103 && (path.charCodeAt(to - 2) | 32) === 105 && (path.charCodeAt(to - 1) | 32) === 116) to -= 4;
+  while (to > from && path.charCodeAt(to - 1) === 47) to--;
+  if (to === from) return false;
+  // Segment k is path[bounds[2k], bounds[2k + 1]).
+  let count = 0;
+  for (let start = from; ; ) {
+    let end = path.indexOf('/', start);
+    if (end < 0 || end > to) end = to;
+    if (2 * count + 2 > bounds.length) { const grown = new Int32Array(bounds.length * 2); grown.set(bounds); bounds = grown; }
+    bounds[2 * count] = start;
+    bounds[2 * count + 1] = end;
+    count++;
+    if (end === to) break;
+    start = end + 1;
+  }
+  if (count + 1 > reach.length) { reach = new Uint8Array(2 * count + 2); next = new Uint8Array(2 * count + 2); }
+  // Dynamic programming over (pattern segment, path segment): reach[j] = path prefix of j segments matched.
+  let r = reach, x = next;
+  r.fill(0, 0, count + 1);
+  r[0] = 1;
+  const segments = compiled.segments;
+  for (let s = 0; s < segments.length; s++) {
+    const p = segments[s];
+    let any = 0;
+    if (p === '**') {
+      for (let j = 0; j <= count; j++) { any |= r[j]; x[j] = any; }
+    } else {
+      x[0] = 0;
+      for (let j = 0; j < count; j++) {
+        const hit = r[j] === 1 && segmentMatchesAt(p, path, bounds[2 * j], bounds[2 * j + 1]) ? 1 : 0;
+        x[j + 1] = hit;
+        any |= hit;
+      }
+    }
+    const t = r; r = x; x = t;
+    if (any === 0) return false; // no prefix reached: none will be
+  }
+  return r[count] === 1;
+}
+
+/** The general match of lower-cased pattern segments against a normalised path's segments. */
+function matchSegments(pat: readonly string[], segs: readonly string[]): boolean {
   if (segs.length === 1 && segs[0] === '') return false;
   // Dynamic programming over (pattern segment, path segment): reach[j] = path prefix of j segments matched.
-  let reach = new Array<boolean>(segs.length + 1).fill(false);
-  reach[0] = true;
+  let reached = new Array<boolean>(segs.length + 1).fill(false);
+  reached[0] = true;
   for (const p of pat) {
-    const next = new Array<boolean>(segs.length + 1).fill(false);
+    const following = new Array<boolean>(segs.length + 1).fill(false);
     if (p === '**') {
       let any = false;
-      for (let j = 0; j <= segs.length; j++) { any = any || reach[j]; next[j] = any; }
+      for (let j = 0; j <= segs.length; j++) { any = any || reached[j]; following[j] = any; }
     } else {
-      for (let j = 0; j < segs.length; j++) if (reach[j] && segmentMatches(p, segs[j])) next[j + 1] = true;
+      for (let j = 0; j < segs.length; j++) if (reached[j] && segmentMatches(p, segs[j])) following[j + 1] = true;
     }
-    reach = next;
+    reached = following;
   }
-  return reach[segs.length];
+  return reached[segs.length];
+}
+
+/** Does repository `path` (as sent by a client) match `pattern`? Case-insensitive; `.git` and leading `/` ignored. */
+export function matchRepositoryPattern(pattern: string, path: string): boolean {
+  return matchCompiledRepositoryPattern(compileRepositoryPattern(pattern), path);
 }
