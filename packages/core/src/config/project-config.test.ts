@@ -69,3 +69,18 @@ describe('resolvePath', () => {
     expect(resolvePath('/', '../../x')).toBe('/x');
   });
 });
+
+describe('parseProjectConfig: filePatterns a glob cannot take', () => {
+  it('a pattern whose {} alternatives pass the limit is an error on it, and only it is left out', () => {
+    const nine = '{a,b}'.repeat(9);
+    const text = `{\n  "filePatterns": [\n    "ci/*.json",\n    "${nine}.json",\n    "${'{a,b}'.repeat(8)}.json"\n  ]\n}\n`;
+    const { config, diagnostics } = parseProjectConfig(text, '/repo/netpolicy.config.json');
+    expect(diagnostics.map((d) => ({ code: d.code, pointer: d.pointer, covers: covers(text, d), severity: d.severity }))).toEqual([
+      { code: 'invalid-value', pointer: '/filePatterns/1', covers: `"${nine}.json"`, severity: 'error' },
+    ]);
+    expect(diagnostics[0].message).toContain('more than 256 patterns (the limit)');
+    expect(diagnostics[0].message).toContain('`filePatterns.1`');
+    // Eight groups of two make 256 patterns: at the limit, still taken.
+    expect(config.filePatterns).toEqual(['ci/*.json', `${'{a,b}'.repeat(8)}.json`]);
+  });
+});

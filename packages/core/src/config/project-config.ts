@@ -7,7 +7,8 @@
 import type { ErrorObject } from 'ajv';
 import { configSchema } from '../generated/data';
 import { netpolicyConfigValidator } from '../generated/validators-config';
-import { parsePolicyDocument } from '../validate/document';
+import { globPatternProblem } from '../files/glob';
+import { parsePolicyDocument, type PolicyDocument } from '../validate/document';
 import { Locator } from '../validate/locate';
 import { escapeSegment, parsePointer } from '../validate/pointer';
 import { closeMatches, nearestFirst, quote } from '../validate/suggest-names';
@@ -62,13 +63,29 @@ export function parseProjectConfig(text: string, fileName: string): ProjectConfi
   const catalog = take('presetCatalog');
   if (typeof catalog === 'string') config.presetCatalog = resolvePath(root, catalog);
   const patterns = take('filePatterns');
-  if (Array.isArray(patterns)) config.filePatterns = patterns as string[];
+  if (Array.isArray(patterns)) config.filePatterns = usablePatterns(patterns as string[], doc, diagnostics);
   const traces = take('traces');
   if (Array.isArray(traces)) config.traces = (traces as string[]).map((t) => resolvePath(root, t));
   const severity = take('severity');
   if (severity && typeof severity === 'object') config.severity = { ...(severity as SeverityOptions) };
   diagnostics.sort((a, b) => a.offset - b.offset);
   return { config, diagnostics };
+}
+
+/** The patterns a glob can match; one with too many `{}` alternatives is an error on it (and left out). */
+function usablePatterns(patterns: string[], doc: PolicyDocument, diagnostics: Diagnostic[]): string[] {
+  const usable: string[] = [];
+  let locator: Locator | undefined;
+  patterns.forEach((pattern, i) => {
+    const problem = globPatternProblem(pattern);
+    if (problem === undefined) {
+      usable.push(pattern);
+      return;
+    }
+    const pointer = `/filePatterns/${i}`;
+    diagnostics.push({ code: 'invalid-value', severity: 'error', message: `\`filePatterns.${i}\`: ${problem}`, pointer, ...(locator ??= new Locator(doc)).range(pointer, 'value') });
+  });
+  return usable;
 }
 
 /** One diagnostic per Ajv error, its message from the schema (allowed names and values, descriptions). */

@@ -11,9 +11,28 @@
 type Token = { kind: 'char'; c: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negate: boolean; items: Array<[string, string]> };
 type Segment = { kind: 'globstar' } | { kind: 'tokens'; tokens: Token[] };
 
-const MAX_ALTERNATIVES = 256;
+/**
+ * At most this many patterns from one pattern's `{}` alternatives (`{a,b}{a,b}` makes 4): nine
+ * groups of two already make 512, and every one is matched against every path.
+ */
+export const MAX_BRACE_EXPANSION = 256;
 
-/** `{a,b}` alternatives expanded (nested allowed); an unbalanced brace is literal. */
+/**
+ * Why `pattern` cannot be matched (its `{}` alternatives make more than `MAX_BRACE_EXPANSION`
+ * patterns), or undefined. A project config reports it on the pattern (`parseProjectConfig`);
+ * `globMatcher` throws a RangeError with this message.
+ */
+export function globPatternProblem(pattern: string): string | undefined {
+  try {
+    expandBraces(pattern);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RangeError) return error.message;
+    throw error;
+  }
+}
+
+/** `{a,b}` alternatives expanded (nested allowed); an unbalanced brace is literal. Throws a RangeError past `MAX_BRACE_EXPANSION`. */
 export function expandBraces(pattern: string): string[] {
   let out = [pattern];
   for (let round = 0; round < 16; round++) {
@@ -26,8 +45,10 @@ export function expandBraces(pattern: string): string[] {
         continue;
       }
       changed = true;
-      for (const alt of group.alternatives) next.push(p.slice(0, group.start) + alt + p.slice(group.end + 1));
-      if (next.length > MAX_ALTERNATIVES) throw new RangeError(`too many {} alternatives in ${pattern}`);
+      for (const alt of group.alternatives) {
+        if (next.length === MAX_BRACE_EXPANSION) throw new RangeError(tooMany(pattern));
+        next.push(p.slice(0, group.start) + alt + p.slice(group.end + 1));
+      }
     }
     out = next;
     if (!changed) break;
@@ -35,32 +56,43 @@ export function expandBraces(pattern: string): string[] {
   return out;
 }
 
-/** The first `{...}` with a top-level comma, as start/end offsets and its alternatives. */
+function tooMany(pattern: string): string {
+  const shown = pattern.length > 80 ? `${pattern.slice(0, 77)}...` : pattern;
+  return `the {} alternatives of \`${shown}\` make more than ${MAX_BRACE_EXPANSION} patterns (the limit): split it into several patterns, or use * and ? for the parts that vary`;
+}
+
+/**
+ * The first `{...}` (by its opening brace) with a top-level comma, as start/end offsets and its
+ * alternatives. One pass with a stack of open braces: a brace that never closes costs nothing more
+ * (a scan for its match from every `{` of `{{{{...` had been quadratic in the pattern).
+ */
 function firstGroup(p: string): { start: number; end: number; alternatives: string[] } | undefined {
-  for (let i = 0; i < p.length; i++) {
-    if (p[i] === '\\') { i++; continue; }
-    if (p[i] !== '{') continue;
-    let depth = 0;
-    const cuts: number[] = [];
-    for (let j = i; j < p.length; j++) {
-      if (p[j] === '\\') { j++; continue; }
-      if (p[j] === '{') depth++;
-      else if (p[j] === '}') {
-        depth--;
-        if (depth === 0) {
-          if (cuts.length === 0) break; // `{x}` is literal
-          const bounds = [i, ...cuts, j];
-          const alternatives = bounds.slice(0, -1).map((b, k) => p.slice(b + 1, bounds[k + 1]));
-          return { start: i, end: j, alternatives };
-        }
-      } else if (p[j] === ',' && depth === 1) cuts.push(j);
+  const open: number[] = [];
+  const cuts: number[][] = [];
+  let best: { start: number; end: number; cuts: number[] } | undefined;
+  for (let j = 0; j < p.length; j++) {
+    const c = p[j];
+    if (c === '\\') j++;
+    else if (c === '{') {
+      open.push(j);
+      cuts.push([]);
+    } else if (c === ',' && open.length > 0) cuts[cuts.length - 1].push(j);
+    else if (c === '}' && open.length > 0) {
+      const start = open.pop()!;
+      const at = cuts.pop()!;
+      // `{x}` is literal; of the groups, the one opened first.
+      if (at.length > 0 && (!best || start < best.start)) best = { start, end: j, cuts: at };
     }
   }
-  return undefined;
+  if (!best) return undefined;
+  const bounds = [best.start, ...best.cuts, best.end];
+  return { start: best.start, end: best.end, alternatives: bounds.slice(0, -1).map((b, k) => p.slice(b + 1, bounds[k + 1])) };
 }
 
 function tokenize(segment: string): Token[] {
   const tokens: Token[] = [];
+  // Once a `[` has no `]` after it, none later has: no search again (`[[[[...` stays linear).
+  let unclosed = false;
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i];
     if (c === '\\' && i + 1 < segment.length) tokens.push({ kind: 'char', c: segment[++i].toLowerCase() });
@@ -68,8 +100,9 @@ function tokenize(segment: string): Token[] {
       if (tokens[tokens.length - 1]?.kind !== 'star') tokens.push({ kind: 'star' });
     } else if (c === '?') tokens.push({ kind: 'any' });
     else if (c === '[') {
-      const close = segment.indexOf(']', i + 2);
+      const close = unclosed ? -1 : segment.indexOf(']', i + 2);
       if (close < 0) {
+        unclosed = true;
         tokens.push({ kind: 'char', c });
         continue;
       }
