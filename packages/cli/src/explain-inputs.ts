@@ -29,6 +29,11 @@ export function loadPolicy(path: string, catalog: PresetCatalog): Policy {
  * not a CycloneDX document (`bomFormat`), is exit 2; malformed components are skipped by core.
  */
 export function loadSbom(path: string): SbomIndex {
+  return indexSbom(readSbomFile(path));
+}
+
+/** The parsed SBOM (exit 2 when it is not JSON or not CycloneDX); `-` reads stdin. */
+export function readSbomFile(path: string): object {
   const text = readInput(path);
   const file = shownName(path);
   let value: unknown;
@@ -40,7 +45,7 @@ export function loadSbom(path: string): SbomIndex {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { bomFormat?: unknown }).bomFormat !== 'CycloneDX') {
     throw new UsageError(`${file}: not a CycloneDX SBOM (a JSON object with "bomFormat": "CycloneDX")`);
   }
-  return indexSbom(value);
+  return value;
 }
 
 /** Yields each chunk, then waits for `between` before reading the next (a consumer that pushes back). */

@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { defaultPresetCatalog } from '@netpolicy/core';
+import { compilePolicy, defaultPresetCatalog, describeRule, sbomAccesses, suggestFromAccesses, type Access, type Connection, type Policy, type Source } from '@netpolicy/core';
 import { parseCommand, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
 import { EXIT, readTextFile, UsageError, writeFailure, type Io } from '../io';
 import { escapeControl } from '../escape';
+import { readSbomFile } from '../explain-inputs';
 
 export const POLICY_NAME = 'policy.netpolicy.jsonc';
 export const TESTS_NAME = 'policy.tests.json';
@@ -12,22 +13,66 @@ export const TESTS_NAME = 'policy.tests.json';
 export const spec: CommandSpec = {
   name: 'init',
   summary: 'Start a policy: a commented starter with presets for the package managers found here, and a sample test file',
-  synopsis: ['init [DIR]'],
+  synopsis: ['init [--sbom FILE] [DIR]'],
   description: `Writes ${POLICY_NAME} (a commented starter policy, deny by default, named so that
 \`netpolicy check .\` finds it) and ${TESTS_NAME} (sample policy tests) into DIR (default: the
 working directory). The presets are those of the package managers found there: package-lock.json,
 yarn.lock or package.json (npm), requirements.txt, pyproject.toml, Pipfile or poetry.lock (pypi),
 go.mod (golang), Cargo.lock or Cargo.toml (cargo), Gemfile (rubygems), and the base image and
 package commands of a Dockerfile (alpine, debian, ubuntu). The starter passes \`check --strict\`.
+With --sbom, the presets, sources and connections that the SBOM's components are downloaded from
+are added (chosen as suggest chooses them, from each component's purl registry and references).
 An existing file is never overwritten: the command then changes nothing (exit 2).`,
-  options: {},
+  options: {
+    sbom: { type: 'string', value: 'FILE', help: 'A CycloneDX 1.7 SBOM (JSON, as netpolicy fetch sbom writes it) of a job of this repository: the policy also allows the registries its components come from (presets first, then sources and connections), with a sample test for each.' },
+  },
   operands: { min: 0, max: 1, name: 'DIR' },
-  examples: ['netpolicy init', 'netpolicy init ci/ && netpolicy check --strict ci/ && netpolicy test --policy ci/policy.netpolicy.jsonc ci/policy.tests.json'],
+  examples: ['netpolicy init', 'netpolicy init --sbom sbom.cdx.json ci/', 'netpolicy init ci/ && netpolicy check --strict ci/ && netpolicy test --policy ci/policy.netpolicy.jsonc ci/policy.tests.json'],
   exitCodes: [[0, 'both files written'], [2, 'usage error, DIR missing, or a file already exists (nothing written)']],
 };
 
 /** A preset, why it was chosen, and a request it must allow (for the sample test). */
 interface Found { preset: string; because: string; sample: string }
+
+/** What an SBOM adds: rules beyond the presets, each with a request it must allow. */
+export interface FromSbom {
+  /** Components with a known source, and the presets chosen for them. */
+  components: number;
+  sources: Source[];
+  connections: Connection[];
+  /** A request per rule (`/sources/N`, `/connections/N`, `preset:NAME`) for the sample tests. */
+  samples: Map<string, Access>;
+}
+
+/**
+ * The presets, sources and connections an SBOM's components are downloaded from: each
+ * component's canonical requests (core's sbomAccesses) and the detected presets' samples, through
+ * core's suggestion (presets first, then ecosystem sources, then narrow connections).
+ */
+export function fromSbom(sbom: unknown, found: Found[]): { found: Found[]; extra: FromSbom } {
+  const entries = sbomAccesses(sbom);
+  const accesses: Access[] = found.map((f) => ({ kind: 'http', method: 'GET', url: f.sample }));
+  for (const e of entries) accesses.push(...e.accesses);
+  const policy = suggestFromAccesses(accesses, { catalog: defaultPresetCatalog });
+  const out = [...found];
+  for (const preset of (policy.presets ?? []) as string[]) {
+    if (!out.some((f) => f.preset === preset)) out.push({ preset, because: 'SBOM', sample: SAMPLES[preset] ?? '' });
+  }
+  const order = defaultPresetCatalog.presets.map((p) => p.name);
+  out.sort((a, b) => order.indexOf(a.preset) - order.indexOf(b.preset));
+  const final: Policy = { default: 'deny', presets: out.map((f) => f.preset) as never, sources: policy.sources ?? [], connections: policy.connections ?? [] };
+  const compiled = compilePolicy(final, { catalog: defaultPresetCatalog });
+  const samples = new Map<string, Access>();
+  for (const a of accesses) {
+    const d = compiled.evaluate(a);
+    if (d.verdict === 'allow' && !samples.has(d.rule)) samples.set(d.rule, a);
+  }
+  for (const f of out) if (!f.sample) f.sample = (samples.get(`preset:${f.preset}`) as { url?: string } | undefined)?.url ?? '';
+  return { found: out.filter((f) => f.sample), extra: { components: entries.length, sources: final.sources ?? [], connections: final.connections ?? [], samples } };
+}
+
+/** A JSON value written into the starter at two spaces of indentation. */
+const member = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 
 const SAMPLES: Record<string, string> = {
   npm: 'https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz',
@@ -96,7 +141,7 @@ export function detectPresets(dir: string, warn: (line: string) => void = () => 
   return [...found.values()].filter((f) => order.includes(f.preset)).sort((a, b) => order.indexOf(a.preset) - order.indexOf(b.preset));
 }
 
-export function starterPolicy(found: Found[]): string {
+export function starterPolicy(found: Found[], extra?: FromSbom): string {
   const why = found.length
     ? found.map((f) => `${f.preset} (${f.because})`).join(', ')
     : 'none: no package manager files were found here';
@@ -111,7 +156,13 @@ export function starterPolicy(found: Found[]): string {
 
   // Built-in software sources. Found here: ${why}.
   // Keep the list explicit: without "presets" every built-in preset would be enabled.
-  "presets": [${found.map((f) => JSON.stringify(f.preset)).join(', ')}]
+  "presets": [${found.map((f) => JSON.stringify(f.preset)).join(', ')}]${extra?.sources.length ? `,
+
+  // Where the SBOM's components come from, beyond the presets (netpolicy init --sbom).
+  "sources": ${member(extra.sources)}` : ''}${extra?.connections.length ? `,
+
+  // Other hosts the SBOM's components are downloaded from (their distribution references).
+  "connections": ${member(extra.connections)}` : ''}
 
   // Your own software sources (registries, mirrors, git hosts), for example:
   // "sources": [
@@ -129,19 +180,27 @@ export function starterPolicy(found: Found[]): string {
 `;
 }
 
-export function sampleTests(found: Found[]): string {
+export function sampleTests(found: Found[], extra?: FromSbom): string {
   const tests: unknown[] = found.map((f) => ({
     name: `${f.preset} packages (${f.because})`,
     http: { method: 'GET', url: f.sample },
     expect: 'allow',
     rule: `preset:${f.preset}`,
   }));
+  const policy: Policy = { sources: extra?.sources ?? [], connections: extra?.connections ?? [] };
+  for (const [rule, a] of [...(extra?.samples ?? [])].sort((x, y) => x[0].localeCompare(y[0], 'en', { numeric: true }))) {
+    if (rule.startsWith('preset:')) continue;
+    const access = a.kind === 'http' ? { http: { method: a.method, url: a.url } } : a.kind === 'ssh' ? { ssh: { host: a.host, port: a.port, ...(a.repositoryPath ? { repositoryPath: a.repositoryPath } : {}) } } : undefined;
+    if (access) tests.push({ name: `SBOM components from ${describeRule(policy, rule)}`, ...access, expect: 'allow', rule });
+  }
   tests.push({ name: 'an endpoint the policy does not name stays denied', tls: { serverName: 'telemetry.example.com', port: 443 }, expect: 'deny', rule: 'default' });
   return JSON.stringify({ description: 'Accesses the policy must keep allowing or denying: netpolicy test --policy policy.netpolicy.jsonc policy.tests.json', tests }, null, 2) + '\n';
 }
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
 async function run(args: string[], io: Io): Promise<number> {
-  const { positionals } = parseCommand(spec, args);
+  const { positionals, values } = parseCommand(spec, args);
   const shownDir = positionals[0] ?? '.';
   const dir = resolve(io.cwd, shownDir);
   let stat;
@@ -156,12 +215,15 @@ async function run(args: string[], io: Io): Promise<number> {
   if (existing.length > 0) {
     throw new UsageError(`${existing.map(shown).join(' and ')} already exist${existing.length === 1 ? 's' : ''}: nothing written (init never overwrites; move or delete ${existing.length === 1 ? 'it' : 'them'} first)`);
   }
-  const found = detectPresets(dir, (line) => io.stderr.write(`netpolicy init: ${escapeControl(line)}\n`));
+  // The SBOM is read before anything is written: a bad one changes nothing (exit 2).
+  const sbom = values.sbom !== undefined ? readSbomFile(values.sbom as string) : undefined;
+  const detected = detectPresets(dir, (line) => io.stderr.write(`netpolicy init: ${escapeControl(line)}\n`));
+  const { found, extra } = sbom !== undefined ? fromSbom(sbom, detected) : { found: detected, extra: undefined };
   try {
     // `wx`: fail rather than overwrite a file created meanwhile.
-    writeFileSync(policyPath, starterPolicy(found), { flag: 'wx' });
+    writeFileSync(policyPath, starterPolicy(found, extra), { flag: 'wx' });
     try {
-      writeFileSync(testsPath, sampleTests(found), { flag: 'wx' });
+      writeFileSync(testsPath, sampleTests(found, extra), { flag: 'wx' });
     } catch (error) {
       // Leave nothing half done.
       rmSync(policyPath, { force: true });
@@ -173,7 +235,8 @@ async function run(args: string[], io: Io): Promise<number> {
   }
   io.stdout.write([
     `wrote ${shown(policyPath)}: deny by default, presets ${found.length ? found.map((f) => `${f.preset} (${f.because})`).join(', ') : 'none (no package manager files found)'}`,
-    `wrote ${shown(testsPath)}: ${found.length + 1} sample test${found.length ? 's' : ''}`,
+    ...(extra ? [`  from the SBOM: ${extra.components} component${extra.components === 1 ? '' : 's'} with a known source; ${extra.sources.length} source${extra.sources.length === 1 ? '' : 's'}, ${extra.connections.length} connection${extra.connections.length === 1 ? '' : 's'}`] : []),
+    `wrote ${shown(testsPath)}: ${plural(JSON.parse(sampleTests(found, extra)).tests.length, 'sample test')}`,
     '',
     'Next:',
     `  npx netpolicy check --strict ${escapeControl(shownDir)}`,

@@ -1,9 +1,10 @@
-import { describeAccess, Suggester } from '@netpolicy/core';
+import { accessOf, compilePolicy, describeAccess, describeRule, Suggester, type Access, type ComponentMatch, type Policy, type PresetCatalog, type SbomIndex } from '@netpolicy/core';
 import { outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
 import type { Command } from '../command';
 import { EXIT, type Io } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { readDnsNames, readTraceFile } from '../explain-inputs';
+import { loadSbom, readDnsNames, readTraceFile } from '../explain-inputs';
+import { componentLabel } from '../explain-components';
 import { canReadTwice, checkOneStdin, reportSink } from '../report-output';
 import { clipped } from '../escape';
 
@@ -25,6 +26,7 @@ rule (an http:// rule is flagged insecure-url) and is listed on stderr: the job 
     output: outputOption,
     'include-denied': { type: 'boolean', help: 'Also allow the accesses the traces record as denied.' },
     presets: presetsOption,
+    sbom: { type: 'string', value: 'FILE', help: 'The job\'s CycloneDX 1.7 SBOM (JSON): stderr then names, for each rule of the suggested policy, the SBOM components whose downloads it allows (docs/attribution.md).' },
   },
   operands: { min: 1, name: 'TRACE (one or more trace files, or - for stdin)' },
   examples: ['netpolicy suggest fixtures/traces/python-build/trace.json fixtures/traces/npm-build/trace.json -o suggested.netpolicy.json'],
@@ -33,12 +35,13 @@ rule (an http:// rule is flagged insecure-url) and is listed on stderr: the job 
 
 async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand(spec, args);
-  checkOneStdin(positionals);
+  checkOneStdin([...positionals, values.sbom as string | undefined]);
   const catalog = presetCatalogOption(values.presets as string | undefined);
   const suggester = new Suggester({ catalog, includeDenied: values['include-denied'] === true });
+  const served = values.sbom !== undefined ? new ServedComponents(loadSbom(values.sbom as string)) : undefined;
   for (const file of positionals) {
     suggester.beginTrace(canReadTwice(file) ? await readDnsNames(file) : undefined);
-    await readTraceFile(file, (o) => suggester.add(o));
+    await readTraceFile(file, (o) => { suggester.add(o); served?.add(o); });
   }
   const policy = suggester.finish();
   const text = JSON.stringify(policy, null, 2) + '\n';
@@ -72,8 +75,50 @@ async function run(args: string[], io: Io): Promise<number> {
     lines.push(`netpolicy suggest: left out ${count(unmatchable)} access${count(unmatchable) === 1 ? '' : 'es'} to host names no rule can match (over 253 characters, a label over 63, an empty label, or a label starting or ending with \`-\`):`);
     list(unmatchable);
   }
+  if (served) lines.push(...served.lines(policy, catalog));
   if (lines.length) io.stderr.write(lines.join('\n') + '\n');
   return EXIT.ok;
+}
+
+/** `--sbom`: the components each access of the traces fetched, then grouped by the suggested rule that allows it. */
+class ServedComponents {
+  /** One access per description: the components it named. Only accesses that named some are kept. */
+  private readonly accesses = new Map<string, { access: Access; components: readonly ComponentMatch[] }>();
+
+  constructor(private readonly index: SbomIndex) {}
+
+  add(o: Parameters<typeof accessOf>[0]): void {
+    const access = accessOf(o);
+    if (!access) return;
+    const key = describeAccess(access);
+    if (this.accesses.has(key)) return;
+    const remote = (o as { protocol?: string; remoteUrl?: unknown });
+    const components = this.index.attribute(access, remote.protocol === 'ssh_git' && typeof remote.remoteUrl === 'string' ? remote.remoteUrl : undefined);
+    if (components.length) this.accesses.set(key, { access, components });
+  }
+
+  lines(policy: Policy, catalog: PresetCatalog): string[] {
+    const compiled = compilePolicy(policy, { catalog });
+    const byRule = new Map<string, Map<string, string>>();
+    for (const { access, components } of this.accesses.values()) {
+      const d = compiled.evaluate(access);
+      const rule = d.verdict === 'allow' ? d.rule : '';
+      let set = byRule.get(rule);
+      if (!set) byRule.set(rule, (set = new Map()));
+      for (const m of components) set.set(m.bomRef ?? m.purl ?? `${m.name}@${m.version ?? ''}`, componentLabel(m));
+    }
+    if (byRule.size === 0) return ['netpolicy suggest: no access of the traces named a component of the SBOM'];
+    // Presets, then sources and connections in policy order, then what the policy leaves out.
+    const rank = (r: string) => (r === '' ? [3, 0] : r.startsWith('preset:') ? [0, 0] : r.startsWith('/sources/') ? [1, Number(r.slice(9))] : [2, Number(r.slice(13))]);
+    const rules = [...byRule.keys()].sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1] || a.localeCompare(b));
+    const out = ['netpolicy suggest: SBOM components whose downloads each rule allows:'];
+    for (const rule of rules) {
+      const labels = [...byRule.get(rule)!.values()];
+      const shown = labels.slice(0, 10).join(', ') + (labels.length > 10 ? `, ... and ${labels.length - 10} more` : '');
+      out.push(`  ${rule === '' ? 'not allowed (left out, see above)' : clipped(describeRule(policy, rule))}: ${shown} (${labels.length} component${labels.length === 1 ? '' : 's'})`);
+    }
+    return out;
+  }
 }
 
 export const command: Command = { name: 'suggest', summary: spec.summary, usage: usageText(spec), spec, run };

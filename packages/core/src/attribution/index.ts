@@ -1,6 +1,7 @@
 /** Which SBOM components an access fetched (docs/attribution.md). */
 export { indexSbom, type SbomIndex } from './index-sbom';
 export { attributeNaive } from './naive';
+export { componentAccesses, sbomAccesses } from './component-accesses';
 export { readSbomComponents, purlKeys, urlKey, type SbomComponent, type PurlKeys } from './components';
 export { claimsOfUrl, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-forms';
 export { repoKey, repoKeyOfUrl } from './repo-key';
