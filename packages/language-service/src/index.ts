@@ -9,7 +9,9 @@ export { doValidation, policyDiagnostics, toLspDiagnostic, SOURCE, type Diagnost
 export { getCodeActions, toLspEdits, FIX_ALL_KIND } from './code-actions';
 export { doComplete } from './completion';
 export { doHover, describeCidr, describeHostPattern, describeUrl, describePermits, ruleSummary } from './hover';
-export { findDocumentSymbols, getFoldingRanges, getSelectionRanges, format, findDocumentLinks } from './structure';
+export {
+  findDocumentSymbols, documentSymbolSteps, getFoldingRanges, getSelectionRanges, format, formatSteps, runSteps, FORMAT_REFUSED, MAX_FORMAT_EDITS, findDocumentLinks,
+} from './structure';
 export { addResult, emptyUsage, traceCodeLenses, unusedRuleHints, type TraceUsage, type RuleUsage, type Denial } from './trace-usage';
 export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';
 export { offsetOf, rangeOf, pointerRange } from './ranges';

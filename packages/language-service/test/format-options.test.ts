@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parsePolicyDocument } from '@netpolicy/core';
 import type { FormattingOptions } from 'vscode-languageserver-types';
-import { DEFAULT_SETTINGS, doComplete, format, getSelectionRanges, offsetOf } from '../src/index';
+import { DEFAULT_SETTINGS, doComplete, format, formatSteps, FORMAT_REFUSED, getSelectionRanges, offsetOf, runSteps } from '../src/index';
 import { applyLspEdits } from './helpers';
 
 const formatted = (text: string, options: Partial<FormattingOptions>, fileName = 'p.netpolicy.jsonc') => {
@@ -38,10 +38,21 @@ describe('formatting options', () => {
       const compact = JSON.stringify(value);
       expect(formatted(compact, { tabSize, insertSpaces }, 'p.netpolicy.json')).toBe(JSON.stringify(value, null, insertSpaces ? ' '.repeat(tabSize) : '\t'));
     }), { numRuns: 200 });
-    for (const [depth, tabSize, insertSpaces] of [[100, 2, true], [50, 4, true], [200, 4, false], [130, 2, true]] as const) {
+    for (const [depth, tabSize, insertSpaces] of [[100, 2, true], [50, 4, true], [128, 4, false], [128, 2, true]] as const) {
       const value = JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`);
       expect(formatted(JSON.stringify(value), { tabSize, insertSpaces }, 'p.netpolicy.json')).toBe(JSON.stringify(value, null, insertSpaces ? ' '.repeat(tabSize) : '\t'));
     }
+  });
+  it('a text nested deeper than the parser accepts (128 levels) is left as it is: formatSteps says why', () => {
+    for (const depth of [129, 3000, 100_000]) {
+      const doc = parsePolicyDocument(`${'['.repeat(depth)}1${']'.repeat(depth)}`, { fileName: 'p.netpolicy.json' });
+      expect(format(doc, undefined, { tabSize: 2, insertSpaces: true })).toEqual([]);
+      expect(runSteps(formatSteps(doc, undefined, { tabSize: 2, insertSpaces: true }))).toBeUndefined();
+    }
+    // Deep inside an otherwise formatted document, and with the brackets unbalanced.
+    const doc = parsePolicyDocument(`{"default": "deny",\n "x": ${'['.repeat(200)}`, { fileName: 'p.netpolicy.json' });
+    expect(runSteps(formatSteps(doc, undefined, { tabSize: 2, insertSpaces: true }))).toBeUndefined();
+    expect(FORMAT_REFUSED).toContain('128 levels');
   });
 });
 
