@@ -215,5 +215,5 @@ describe('fuzz: the client and netpolicy fetch against a hostile service', () =>
       if (p.code !== 0) expect(p.stdout).toBe('');
       else expect(JSON.parse(p.stdout)).toBeTypeOf('object');
     }), { numRuns: 10, interruptAfterTimeLimit: 6000 });
-  }, 30000);
+  });
 });

@@ -59,7 +59,7 @@ describe('abuse', () => {
     // One publication an edit would be 10,000; on a loaded machine the debounce may end between bursts a few more times.
     expect(versions.length).toBeLessThan(1000);
     expect(versions.at(-1)).toBe(10001);
-  }, 60000);
+  });
 });
 
 describe('malformed requests (fuzz)', () => {
@@ -85,5 +85,5 @@ describe('malformed requests (fuzz)', () => {
     expect(symbols.map((s) => s.name)).toEqual(['presets', 'connections']);
     await c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: '{"presets": ["nope"]}' }] });
     expect((await c.diagnostics(uri, 2)).diagnostics.map((d) => d.code)).toEqual(['unknown-preset']);
-  }, 60000);
+  });
 });

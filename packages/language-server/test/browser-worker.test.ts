@@ -69,5 +69,5 @@ describe('the browser worker build', () => {
     expect(completion.items.map((i: any) => i.label)).toContain('pypi');
     const hover: any = await connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 25 } });
     expect(hover.contents.value).toMatch(/deny/);
-  }, 30000);
+  });
 });

@@ -29,5 +29,5 @@ describe('a long host pattern', () => {
     expect(published.diagnostics.map((d) => d.code)).toContain('invalid-host-pattern');
     const hover = await c.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 3 } });
     expect(hover).not.toBeNull();
-  }, 30_000);
+  });
 });

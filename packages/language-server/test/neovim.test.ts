@@ -67,5 +67,5 @@ describe('Neovim as the client', () => {
     let log = '';
     try { log = readFileSync(join(dir, 'cache', 'nvim', 'lsp.log'), 'utf8'); } catch {}
     expect(log).not.toMatch(/registerCapability/);
-  }, 90000);
+  });
 });
