@@ -78,7 +78,8 @@ describe('netpolicy diff', () => {
     const newer = join(dir, 'newer.json');
     writeFileSync(newer, JSON.stringify({ default: 'deny', presets: ['pypi'], sources: [{ npm: { urls: ['https://registry.npmjs.org', 'https://registry.yarnpkg.com'] } }] }));
     const r = await run(['diff', '--trace', fx('denials/trace.json'), fx('denials/policy.netpolicy.json'), newer]);
-    expect(r.code).toBe(0);
+    // A traced access newly denied fails the review by default (--fail-on newly-denied).
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain('Newly allowed: 2');
     expect(r.stdout).toContain('+ GET https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz  ×2');
     expect(r.stdout).toContain('Newly denied: 1');
@@ -87,10 +88,13 @@ describe('netpolicy diff', () => {
     expect(j.summary).toEqual({ accesses: 14, newlyAllowed: 2, newlyDenied: 1, ruleChanged: 0 });
     expect(j.changes[0]).toMatchObject({ sequence: 2, change: 'newly-allowed', old: { verdict: 'deny', rule: 'default' }, new: { verdict: 'allow', rule: '/sources/0' } });
     expect((await run(['diff', '--fail-on', 'newly-allowed', '--trace', fx('denials/trace.json'), fx('denials/policy.netpolicy.json'), newer])).code).toBe(1);
+    expect((await run(['diff', '--fail-on', 'never', '--trace', fx('denials/trace.json'), fx('denials/policy.netpolicy.json'), newer])).code).toBe(0);
   });
 
-  it('exit 2 without --trace or with one policy', async () => {
-    expect((await run(['diff', fx('denials/policy.netpolicy.json'), fx('denials/policy.netpolicy.json')])).code).toBe(2);
+  it('without --trace, only rule and lint changes (exit 0); exit 2 with one policy', async () => {
+    const same = await run(['diff', fx('denials/policy.netpolicy.json'), fx('denials/policy.netpolicy.json')]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain('No traces given');
     expect((await run(['diff', '--trace', fx('denials/trace.json'), fx('denials/policy.netpolicy.json')])).code).toBe(2);
   });
 });
