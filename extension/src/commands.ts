@@ -3,12 +3,12 @@
  * `vscode.workspace.fs` only, so every command works in the browser as on the desktop.
  */
 import * as vscode from 'vscode';
-import { Suggester, describeAccess, escapeControl, explain, parsePolicyDocument, streamTrace, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { Suggester, describeAccess, escapeControl, explain, indexSbom, type SbomIndex, parsePolicyDocument, streamTrace, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
 import { NetpolicyClient } from '@netpolicy/client';
 import { ExplainPanel } from './explain-panel';
 import { ReportBuilder, type ReportModel } from './report';
 import { POLICY_LANGUAGES } from './languages';
-import { confinedSegments, describeFetchError, isInside, rememberJob, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
+import { confinedSegments, describeFetchError, isInside, rememberJob, sbomFileNameFor, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
 import { LEGACY_TOKEN_KEY, describeScope, legacyTokenOrigin, originOf, scopeOf, tokenKey, withOrigin, withoutOrigin } from './token-origin';
 import { log, outputChannel } from './output';
 
@@ -21,6 +21,34 @@ export interface Platform {
    * (rejects with a message naming the problem otherwise): a trace is streamed, never read whole.
    */
   readChunks?(fsPath: string): Promise<AsyncIterable<Uint8Array>>;
+}
+
+/** SBOMs are read whole: larger ones are left out of the report with a message. */
+const MAX_SBOM_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The SBOM saved beside a trace (same base name, `.cdx.json`, as Fetch Job Trace saves it),
+ * indexed for attribution; undefined when there is none or it cannot be used (logged).
+ */
+async function sbomBeside(traceUri: vscode.Uri): Promise<{ uri: vscode.Uri; index: SbomIndex } | undefined> {
+  const uri = traceUri.with({ path: sbomFileNameFor(traceUri.path) });
+  if (uri.toString() === traceUri.toString()) return undefined;
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(uri);
+  } catch {
+    return undefined;
+  }
+  if ((stat.type & vscode.FileType.File) === 0 || stat.size > MAX_SBOM_BYTES) {
+    log(`${relative(uri)} is not used: ${(stat.type & vscode.FileType.File) === 0 ? 'not a regular file' : `over ${MAX_SBOM_BYTES / 1048576} MB`}`);
+    return undefined;
+  }
+  try {
+    return { uri, index: indexSbom(JSON.parse(decoder.decode(await vscode.workspace.fs.readFile(uri)))) };
+  } catch (e) {
+    log(`${relative(uri)} is not used: ${e instanceof SyntaxError ? 'not JSON' : e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
 }
 
 /** Traces read whole (where the platform cannot stream them): larger ones are refused with a message. */
@@ -89,7 +117,10 @@ async function pickTrace(context: vscode.ExtensionContext, arg: unknown, title: 
   for (const t of vscode.workspace.getConfiguration('netpolicy').get<string[] | null>('traces') ?? []) {
     if (folder && typeof t === 'string' && t.endsWith('.json')) add(vscode.Uri.joinPath(folder.uri, t), 'netpolicy.traces');
   }
-  for (const uri of await vscode.workspace.findFiles('{**/*trace*.json,**/traces/**/*.json,.netpolicy/traces/*.json}', '**/node_modules/**', 200)) add(uri, 'in the workspace');
+  for (const uri of await vscode.workspace.findFiles('{**/*trace*.json,**/traces/**/*.json,.netpolicy/traces/*.json}', '**/node_modules/**', 200)) {
+    // SBOMs saved beside traces (`.cdx.json`) are not traces.
+    if (!/\.cdx\.json$/i.test(uri.path)) add(uri, 'in the workspace');
+  }
   items.push({ label: '$(folder-opened) Browse...', alwaysShow: true });
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'A network trace (JSON, as `netpolicy fetch trace` saves it)', matchOnDescription: true });
   if (!picked) return undefined;
@@ -124,11 +155,12 @@ export async function explainTraceCommand(context: vscode.ExtensionContext, plat
   if (!doc) return undefined;
   const traceUri = await pickTrace(context, traceArg, `netpolicy: explain a trace against ${relative(policy.uri)}`);
   if (!traceUri) return undefined;
-  const names = { policy: relative(policy.uri), trace: relative(traceUri) };
+  const sbom = await sbomBeside(traceUri);
+  const names = { policy: relative(policy.uri), trace: relative(traceUri), sbom: sbom ? relative(sbom.uri) : undefined };
   /** One page of the report: the trace streamed through explain, only that page's denials kept. */
   const explainPage = (page: number) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: explaining ${escapeControl(names.trace)}`, cancellable: true }, async (_progress, token): Promise<ReportModel | undefined> => {
     try {
-      const builder = new ReportBuilder(doc, names, page);
+      const builder = new ReportBuilder(doc, names, page, undefined, sbom?.index);
       const input = await traceInput(traceUri, platform);
       if (token.isCancellationRequested) return undefined;
       const report = await explain(doc.value as Policy, input, {
@@ -376,6 +408,15 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
         onProgress: (p) => progress.report({ message: `${Math.round(p.received / 1024)} KiB${p.total ? ` of ${Math.round(p.total / 1024)} KiB` : ''}` }),
       });
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(result.text));
+      // The job's SBOM beside it (same base name, .cdx.json): the explain report names the component behind each denial.
+      // Not fatal: a trace without an SBOM is explained as before.
+      try {
+        const sbom = await client.getSbom({ repo: job.repository, jobId: job.jobId }, { signal: abort.signal });
+        await vscode.workspace.fs.writeFile(target.with({ path: sbomFileNameFor(target.path) }), new TextEncoder().encode(sbom.text));
+      } catch (e) {
+        if (cancel.isCancellationRequested) throw e;
+        log(`the SBOM of ${job.repository} #${job.jobId} was not fetched: ${e instanceof Error ? e.message : String(e)}`);
+      }
       await context.globalState.update(RECENT_JOBS_KEY, rememberJob(context.globalState.get<JobRef[]>(RECENT_JOBS_KEY, []), job));
       log(`fetched the trace of ${job.repository} #${job.jobId} into ${relative(target)} (${result.text.length} bytes, ${result.attempts} attempt(s))`);
       return target;

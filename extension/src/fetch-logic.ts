@@ -30,6 +30,11 @@ export function traceFileName(folder: string, job: JobRef): string {
   return `${folder.replace(/\/+$/, '')}/${safe(job.repository)}-${safe(job.jobId)}.json`;
 }
 
+/** The SBOM saved beside a trace: same base name, `.cdx.json` (`acme_app-7.json` -> `acme_app-7.cdx.json`). */
+export function sbomFileNameFor(traceFile: string): string {
+  return traceFile.replace(/(\.json)?$/i, '.cdx.json');
+}
+
 /**
  * A path from a setting, as segments below the workspace folder, or why it leaves the folder.
  * Files the extension writes stay inside the workspace: an absolute path, a drive letter, a `~`

@@ -9,7 +9,7 @@
  * is escaped. The webview only renders this.
  */
 import {
-  Locator, accessHost, applyEdits, compilePolicy, denialFixEdits, escapeControl, verdictSentence,
+  Locator, accessHost, type ComponentMatch, type SbomIndex, applyEdits, compilePolicy, denialFixEdits, escapeControl, verdictSentence,
   type Access, type ExplainReport, type ExplainResult, type Policy, type PolicyDocument,
 } from '@netpolicy/core';
 
@@ -39,6 +39,8 @@ export interface ReportDenial {
   access?: Access;
   /** Set once the policy allows it (after a fix): the rule that does. */
   fixed?: string;
+  /** The SBOM components this access fetched (when an SBOM lies beside the trace), strongest match first. */
+  components?: ComponentMatch[];
 }
 
 export interface ReportGroup {
@@ -69,6 +71,8 @@ export interface ReportModel {
   /** Hosts with denials in all (counted by name up to MAX_HOSTS_COUNTED), and denials to hosts beyond that. */
   hostCount: number;
   uncountedDenials: number;
+  /** The SBOM the denials were attributed against, with how many were and were not. */
+  sbom?: { file: string; attributed: number; unattributed: number };
 }
 
 /** The text range of a rule (`/sources/N`, `/connections/N`, `preset:<name>`) in the policy text. */
@@ -108,7 +112,11 @@ export class ReportBuilder {
   private readonly disagreements: ReportModel['disagreements'] = [];
   private moreDisagreements = 0;
 
-  constructor(private readonly doc: PolicyDocument, private readonly names: { policy: string; trace: string }, readonly page = 0, readonly pageSize = PAGE_SIZE) {
+  /** Denials attributed to a component, and those that were not (when an SBOM is given). */
+  private attributed = 0;
+  private unattributed = 0;
+
+  constructor(private readonly doc: PolicyDocument, private readonly names: { policy: string; trace: string; sbom?: string }, readonly page = 0, readonly pageSize = PAGE_SIZE, private readonly sbom?: SbomIndex) {
     this.pageStart = page * pageSize;
     this.pageEnd = this.pageStart + pageSize;
   }
@@ -121,7 +129,14 @@ export class ReportBuilder {
       else if (this.hostCounts.size < MAX_HOSTS_COUNTED) this.hostCounts.set(host, 1);
       else this.uncounted++;
       const k = this.denialsSeen++;
-      if (k >= this.pageStart && k < this.pageEnd) {
+      const onPage = k >= this.pageStart && k < this.pageEnd;
+      let components: ComponentMatch[] | undefined;
+      if (this.sbom && r.access) {
+        const o = r.observation as { remoteUrl?: unknown };
+        const found = this.sbom.attribute(r.access, typeof o.remoteUrl === 'string' ? o.remoteUrl : undefined);
+        if (found.length) { this.attributed++; if (onPage) components = found.slice(0, 3); } else this.unattributed++;
+      }
+      if (onPage) {
         this.kept.push({
           id: r.index,
           sequence: r.sequence,
@@ -135,6 +150,7 @@ export class ReportBuilder {
           jobNote: r.fix && r.fix.kind === 'job' ? r.fix.note : undefined,
           // A result's access may be explain's reused scratch object: keep a copy.
           access: r.access ? (JSON.parse(JSON.stringify(r.access)) as Access) : undefined,
+          components,
         });
       }
     }
@@ -175,6 +191,7 @@ export class ReportBuilder {
       topHosts,
       hostCount: this.hostCounts.size,
       uncountedDenials: this.uncounted,
+      sbom: this.sbom ? { file: this.names.sbom ?? 'SBOM', attributed: this.attributed, unattributed: this.unattributed } : undefined,
     };
   }
 }
@@ -268,6 +285,7 @@ function denialHtml(d: ReportDenial): string {
       : `<div class="why">Denied by the default${d.certain ? '' : ' (uncertain: an enabled opaque preset might allow it)'}; ${outside(d.recorded)}.</div>`,
   ];
   if (d.nearest && !d.fixed) parts.push(`<div class="why">Nearest rule <code>${outside(d.nearest.rule)}</code>: ${outside(d.nearest.reason)}</div>`);
+  if (d.components?.length) parts.push(`<div class="why">Component: ${d.components.map((c) => `<code>${outside(c.purl ?? `${c.name}${c.version ? `@${c.version}` : ''}`, 300)}</code> (${outside(c.match)})`).join(', ')}</div>`);
   if (d.jobNote && !d.fixed) parts.push(`<div class="why note">Fix in the job: ${outside(d.jobNote)}</div>`);
   const actions: string[] = [];
   if (d.nearest?.range) actions.push(`<button class="secondary" data-action="reveal" data-id="${d.id}" title="Select ${outside(d.nearest.rule)} in the policy">Reveal rule ${outside(d.nearest.rule)}</button>`);
@@ -291,6 +309,7 @@ export function renderReportHtml(model: ReportModel, opts: { cspSource: string; 
   body.push(`<h1>${outside(model.trace)} against ${outside(model.policy)}</h1>`);
   body.push(`<p class="summary">${n(s.observations)} observations: ${n(s.allowed)} allowed, ${n(s.denied)} denied, ${n(s.none)} without a verdict; ${n(s.disagreements)} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts.</p>`);
   if (model.opaquePresets.length) body.push(`<p class="note">Opaque presets (contents unknown, denials may be uncertain): ${model.opaquePresets.map((p) => outside(p)).join(', ')}</p>`);
+  if (model.sbom) body.push(`<p class="summary">Components from ${outside(model.sbom.file)}: ${n(model.sbom.attributed)} denial${model.sbom.attributed === 1 ? '' : 's'} attributed to an SBOM component, ${n(model.sbom.unattributed)} unattributed.</p>`);
   if (model.lateDnsAnswers) body.push('<p class="note">Some DNS answers arrived after connections to their addresses; those connections were judged without the names.</p>');
   body.push(`<h2 id="denials">Denials (${n(model.totalDenials)})</h2>`);
   if (model.totalDenials === 0) body.push('<p class="ok">The policy allows every observation of this trace.</p>');

@@ -175,3 +175,24 @@ describe('outside text is shown, not interpreted', () => {
     expect(html).toContain('evil\\u202etrace');
   });
 });
+
+describe('components behind denials (an SBOM beside the trace)', () => {
+  it('names the SBOM component each denied download fetched, and counts the rest', async () => {
+    const dir = 'fixtures/attribution/npm/';
+    const sbom = JSON.parse(read(`${dir}sbom.cdx.json`));
+    const trace = read(`${dir}trace.json`);
+    const policy = { default: 'deny' } as unknown as Policy;
+    const d = parsePolicyDocument(JSON.stringify(policy), { fileName: 'p.json' });
+    const { indexSbom } = await import('@netpolicy/core');
+    const b = new ReportBuilder(d, { policy: 'p', trace: 't', sbom: 'trace.cdx.json' }, 0, 1000, indexSbom(sbom));
+    const report = await explain(policy, trace, { only: 'denied', keep: false, onResult: (r) => b.add(r) });
+    const model = b.finish(report);
+    const denials = model.groups.flatMap((g) => g.denials);
+    const attributed = denials.filter((x) => x.components?.length);
+    expect(attributed.length).toBeGreaterThan(0);
+    expect(model.sbom).toEqual({ file: 'trace.cdx.json', attributed: attributed.length, unattributed: denials.length - attributed.length });
+    const html = renderReportHtml(model, { cspSource: 'x', nonce: 'n' });
+    expect(html).toContain('Component: <code>pkg:npm/');
+    expect(html).toContain('denials attributed to an SBOM component');
+  });
+});

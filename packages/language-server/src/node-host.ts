@@ -128,7 +128,7 @@ export const nodeHost: ServerHost = {
     } catch (err) {
       throw new FileProblem(path, openProblem(err));
     }
-    names = names.filter((n) => n.endsWith('.json') && !/\.netpolicy\.json$|^network-policy\.json$|^netpolicy\.config\.json$|\.tests\.json$/.test(n)).sort();
+    names = names.filter((n) => n.endsWith('.json') && !/\.netpolicy\.json$|^network-policy\.json$|^netpolicy\.config\.json$|\.tests\.json$|\.cdx\.json$/.test(n)).sort();
     return names.slice(0, MAX_TRACE_FILES).map((n) => `${path.replace(/\/$/, '')}/${n}`);
   },
   readChunks,
