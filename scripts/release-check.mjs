@@ -184,7 +184,7 @@ step('install the tarballs into an empty folder');
 done(`${readdirSync(join(consumer, 'node_modules')).length} top-level entries in node_modules`);
 
 // ---- the CLI -------------------------------------------------------------------------------
-step('CLI: check, explain');
+step('CLI: check, explain, npx');
 {
   const fixtures = join(consumer, 'fixtures');
   cpSync(join(root, 'fixtures/traces/denials'), fixtures, { recursive: true });
@@ -202,6 +202,11 @@ step('CLI: check, explain');
   let summary;
   try { summary = JSON.parse(explain.stdout).summary; } catch {}
   check(summary !== undefined && summary.observations > 0 && summary.denied > 0, `netpolicy explain: exit ${explain.status}, summary ${JSON.stringify(summary)}\n${output(explain).slice(0, 2000)}`);
+  // `npx @netpolicy/cli ...` with nothing installed: npx runs the package's one bin (`netpolicy`).
+  const elsewhere = join(work, 'npx');
+  mkdirSync(elsewhere);
+  const npx = runIn(elsewhere, 'npx', ['--yes', '--prefer-offline', `file:${tarballOf.cli}`, 'check', join(fixtures, 'policy.netpolicy.json')]);
+  check(npx.status === 0 && /0 errors/.test(npx.stdout), `npx <cli tarball> check: exit ${npx.status}\n${output(npx)}`);
   done(`explain: ${JSON.stringify(summary)}`);
 }
 
