@@ -50,7 +50,8 @@ describe('a trace that can be read only once (FIFO, process substitution)', () =
     const minimal = join(root, 'fixtures/policies/minimal.netpolicy.json');
     const r = await runProc(['diff', '--format', 'json', '--trace', fifo, POLICY, minimal]);
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    // Exit 1: the minimal policy denies traced accesses (diff's default --fail-on newly-denied).
+    expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).summary.accesses).toBeGreaterThan(0);
   });
 

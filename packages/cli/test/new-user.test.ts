@@ -272,10 +272,10 @@ describe('one grammar for every command (item 6)', () => {
   it('--format: the same names checked with the same message everywhere', () => {
     const p = policy();
     const cases: [string[], string][] = [
-      [['check', '--format', 'xml', p], '`text`, `json` or `sarif`'],
-      [['explain', '--format', 'xml', '--policy', p, '--trace', fx('denials/trace.json')], '`text`, `json` or `markdown`'],
-      [['test', '--format', 'xml', '--policy', p, fx('denials/policy.tests.json')], '`text` or `json`'],
-      [['diff', '--format', 'xml', '--trace', fx('denials/trace.json'), p, p], '`text` or `json`'],
+      [['check', '--format', 'xml', p], '`text`, `json`, `sarif`, `github`, `gitlab` or `junit`'],
+      [['explain', '--format', 'xml', '--policy', p, '--trace', fx('denials/trace.json')], '`text`, `json`, `markdown` or `github`'],
+      [['test', '--format', 'xml', '--policy', p, fx('denials/policy.tests.json')], '`text`, `json`, `github`, `gitlab` or `junit`'],
+      [['diff', '--format', 'xml', '--trace', fx('denials/trace.json'), p, p], '`text`, `json`, `markdown`, `github`, `gitlab` or `junit`'],
     ];
     for (const [args, names] of cases) {
       const r = runCli(args);
