@@ -63,6 +63,8 @@ function check(ok, message) {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'netpolicy-release-'));
+// Whatever ends the run (a failed step, an exception), the temporary folder goes unless --keep.
+process.on('exit', () => { if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true }); });
 const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'netpolicy-release-check');
 mkdirSync(cache, { recursive: true });
 
@@ -336,8 +338,7 @@ step('types: a consumer under nodenext (ESM and CJS) and bundler, the examples o
 finish();
 
 function finish() {
-  if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });
-  else console.log(`release:check left ${work}`);
+  if (args.includes('--keep')) console.log(`release:check left ${work}`);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   if (failures.length > 0) {
     console.log(`release:check: ${failures.length} problem${failures.length === 1 ? '' : 's'} (${seconds} s)`);
