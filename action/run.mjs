@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The steps of action.yml (a composite action): `install` puts @netpolicy/cli from the registry
 // into RUNNER_TEMP; `run` runs it with the inputs (INPUT_* variables set by action.yml) and writes
-// the outputs (errors, warnings, denials) to GITHUB_OUTPUT. Node's own modules only: the action
+// the outputs (check: errors, warnings; explain: denials; diff: newly-denied, newly-allowed,
+// rules-added, rules-removed, findings-added, report) to GITHUB_OUTPUT. Node's own modules only: the action
 // runs on the runner's Node 20 with nothing installed. Docs: docs/ci.md.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -44,6 +45,23 @@ function netpolicy(args, { capture = false, summary = true } = {}) {
   return { code: r.status ?? 2, stdout: r.stdout ?? '' };
 }
 
+/**
+ * The trace input's files (diff: spaces or lines between them; explain: one file, spaces and all),
+ * or the one fetched with repo and job-id.
+ */
+function traceFiles(mode) {
+  const traces = mode === 'diff' ? input('trace').split(/\s+/).filter(Boolean) : [input('trace')].filter(Boolean);
+  const repo = input('repo'), jobId = input('job-id');
+  if (traces.length === 0 && (repo || jobId)) {
+    if (!repo || !jobId) fail(`${mode} needs both repo and job-id to fetch a trace`);
+    const trace = join(env.RUNNER_TEMP || tmpdir(), `netpolicy-trace-${jobId.replace(/[^0-9A-Za-z_-]/g, '_')}.json`);
+    const fetched = netpolicy(['fetch', 'trace', '--repo', repo, '--job-id', jobId, '--output', trace], { summary: false });
+    if (fetched.code !== 0) process.exit(fetched.code);
+    traces.push(trace);
+  }
+  return traces;
+}
+
 function run() {
   if (!env.NETPOLICY_BIN || !existsSync(env.NETPOLICY_BIN)) fail('the netpolicy CLI is not installed (the install step did not run?)');
   const mode = input('mode') || 'check';
@@ -68,14 +86,7 @@ function run() {
   }
   if (mode === 'explain') {
     if (policies.length !== 1) fail(`explain takes one policy file, not ${policies.length}`);
-    let trace = input('trace');
-    const repo = input('repo'), jobId = input('job-id');
-    if (!trace && (repo || jobId)) {
-      if (!repo || !jobId) fail('explain needs both repo and job-id to fetch a trace');
-      trace = join(env.RUNNER_TEMP || tmpdir(), `netpolicy-trace-${jobId.replace(/[^0-9A-Za-z_-]/g, '_')}.json`);
-      const fetched = netpolicy(['fetch', 'trace', '--repo', repo, '--job-id', jobId, '--output', trace], { summary: false });
-      if (fetched.code !== 0) process.exit(fetched.code);
-    }
+    const trace = traceFiles('explain')[0];
     if (!trace) fail('explain needs a trace: the trace input, or repo and job-id');
     const args = ['--policy', policies[0], '--trace', trace];
     const shown = netpolicy(['explain', '--format', 'github', ...args], { summary });
@@ -85,7 +96,30 @@ function run() {
     setOutput('denials', denials);
     process.exit(shown.code !== 0 ? shown.code : 0);
   }
-  fail(`mode must be check or explain, not ${JSON.stringify(mode)}`);
+  if (mode === 'diff') {
+    if (policies.length !== 1) fail(`diff takes one policy file, not ${policies.length}`);
+    // The pull request's base branch, as actions/checkout fetches it with fetch-depth 0.
+    const base = input('base') || (env.GITHUB_BASE_REF ? `origin/${env.GITHUB_BASE_REF}` : '');
+    if (!base) fail('diff needs base: the git revision holding the old policy (e.g. origin/main); it defaults to the pull request\'s base branch only in a pull_request run');
+    const failOn = input('fail-on').split(/[\s,]+/).filter(Boolean);
+    const options = [...traceFiles('diff').flatMap((t) => ['--trace', t]), ...failOn.flatMap((f) => ['--fail-on', f])];
+    const operands = ['--', `git:${base}`, policies[0]];
+    const shown = netpolicy(['diff', '--format', 'github', ...options, ...operands], { summary });
+    // The counts come from the JSON report (annotations are capped); the Markdown review is kept for a comment.
+    const json = netpolicy(['diff', '--format', 'json', ...options, ...operands], { capture: true, summary: false });
+    try {
+      const j = JSON.parse(json.stdout);
+      setOutput('newly-denied', j.summary.newlyDenied);
+      setOutput('newly-allowed', j.summary.newlyAllowed);
+      setOutput('rules-added', j.rules.added.length);
+      setOutput('rules-removed', j.rules.removed.length);
+      setOutput('findings-added', j.findings.added.length);
+    } catch { /* the diff failed before any report (exit 2): its message is in the log */ }
+    const report = join(env.RUNNER_TEMP || tmpdir(), 'netpolicy-diff.md');
+    if (netpolicy(['diff', '--format', 'markdown', '-o', report, ...options, ...operands], { summary: false }).code < 2) setOutput('report', report);
+    process.exit(shown.code);
+  }
+  fail(`mode must be check, explain or diff, not ${JSON.stringify(mode)}`);
 }
 
 const step = process.argv[2];

@@ -86,11 +86,30 @@ describe('docs/ci.md', () => {
     const gitlab = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => yaml.load(m[1]) as Record<string, { script?: string[]; artifacts?: { reports?: Record<string, string> } }>).find((b) => b.netpolicy)!;
     expect(gitlab.netpolicy.script![0]).toMatch(/--format gitlab -o gl-code-quality-report\.json/);
     expect(gitlab.netpolicy.artifacts!.reports!.codequality).toBe('gl-code-quality-report.json');
+    // The merge-request review fetches the target branch before diff reads it with git.
+    const review = gitlab['netpolicy-review'];
+    expect(review.script).toEqual([
+      'git fetch origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"',
+      expect.stringMatching(/^npx --yes @netpolicy\/cli diff --format gitlab -o gl-code-quality-report\.json .* "git:origin\/\$CI_MERGE_REQUEST_TARGET_BRANCH_NAME" policy\.netpolicy\.json$/),
+    ]);
+    expect(review.artifacts!.reports!.codequality).toBe('gl-code-quality-report.json');
+  });
+
+  it('its pull-request review uses the action\'s diff mode with the history it needs, and posts the report output', () => {
+    const doc = readFileSync(join(repoRoot, 'docs/ci.md'), 'utf8');
+    type Step = { uses?: string; with?: Record<string, unknown>; env?: Record<string, string>; run?: string };
+    const workflow = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => yaml.load(m[1]) as { name?: string; jobs?: Record<string, { steps: Step[] }> }).find((w) => w.name === 'policy-review')!;
+    const steps = workflow.jobs!.review.steps;
+    expect(steps[0]).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
+    expect(steps[1].with).toMatchObject({ mode: 'diff' });
+    for (const name of Object.keys(steps[1].with!)) expect(Object.keys(action.inputs)).toContain(name);
+    expect(steps[2].env!.REPORT).toBe('${{ steps.review.outputs.report }}');
+    expect(Object.keys(action.outputs)).toContain('report');
   });
 });
 
 /** Runs a step of action/run.mjs as the runner would: the inputs as INPUT_* variables, the runner's files. */
-function runStep(step: string, inputs: Record<string, string>, extra: Record<string, string> = {}) {
+function runStep(step: string, inputs: Record<string, string>, extra: Record<string, string> = {}, cwd = repoRoot) {
   const output = join(dir, `output-${Math.random().toString(16).slice(2)}`);
   const summary = join(dir, `summary-${Math.random().toString(16).slice(2)}`);
   writeFileSync(output, '');
@@ -103,7 +122,7 @@ function runStep(step: string, inputs: Record<string, string>, extra: Record<str
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replace(/-/g, '_')}`, v])),
     ...extra,
   };
-  const r = spawnSync(process.execPath, [runScript, step], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [runScript, step], { cwd, env, encoding: 'utf8', timeout: 60_000 });
   const outputs = Object.fromEntries(readFileSync(output, 'utf8').split('\n').filter(Boolean).map((l) => l.split(/=(.*)/s).slice(0, 2)));
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, outputs, summary: readFileSync(summary, 'utf8') };
 }
@@ -144,8 +163,61 @@ describe('action/run.mjs', () => {
     const noTrace = runStep('run', { mode: 'explain', policy: 'p.json', repo: 'acme/app' });
     expect(noTrace.code).toBe(2);
     expect(runnerCommands(noTrace.stdout)).toEqual([{ command: 'error', properties: { title: 'netpolicy action' }, message: 'explain needs both repo and job-id to fetch a trace' }]);
-    expect(runStep('run', { mode: 'lint' }).stdout).toContain('mode must be check or explain');
+    expect(runStep('run', { mode: 'lint' }).stdout).toContain('mode must be check, explain or diff');
     expect(runStep('install', {}, { NETPOLICY_BIN: '' , INPUT_VERSION: '1.0; rm -rf /' }).code).toBe(2);
+  });
+
+  describe('diff', () => {
+    let work: string;
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', args, { cwd: work, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org', HOME: work } });
+      if (r.status !== 0) throw new Error(r.stderr);
+    };
+    beforeAll(() => {
+      // A checkout as actions/checkout leaves it with fetch-depth 0: the base branch as origin/main.
+      work = mkdtempSync(join(tmpdir(), 'netpolicy-action-diff-'));
+      git('init', '-q');
+      writeFileSync(join(work, 'policy.netpolicy.json'), JSON.stringify({ presets: ['pypi'], sources: [{ npm: { urls: ['https://registry.npmjs.org'] } }] }, null, 2));
+      writeFileSync(join(work, 'trace.json'), JSON.stringify({ observations: [
+        { sequence: 1, protocol: 'http', method: 'GET', url: 'https://files.pythonhosted.org/p/x.whl' },
+        { sequence: 2, protocol: 'http', method: 'GET', url: 'https://registry.yarnpkg.com/left-pad' },
+      ] }));
+      git('add', '.');
+      git('commit', '-q', '-m', 'base');
+      git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+      writeFileSync(join(work, 'policy.netpolicy.json'), JSON.stringify({ presets: [], sources: [{ npm: { urls: ['https://registry.npmjs.org', 'http://registry.yarnpkg.com'] } }] }, null, 2));
+    });
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+    it('against the pull request\'s base branch: annotations, the counts as outputs, the review in the summary and as a file; fails on a newly denied access', () => {
+      const r = runStep('run', { mode: 'diff', policy: 'policy.netpolicy.json', trace: 'trace.json' }, { GITHUB_BASE_REF: 'main', GITHUB_WORKSPACE: work }, work);
+      expect(r.code).toBe(1);
+      expect(r.outputs).toEqual({ 'newly-denied': '1', 'newly-allowed': '0', 'rules-added': '1', 'rules-removed': '2', 'findings-added': '1', report: join(dir, 'netpolicy-diff.md') });
+      const annotations = runnerCommands(r.stdout).filter((c) => ['error', 'warning', 'notice'].includes(c.command));
+      expect(annotations.map((a) => [a.command, a.properties.title, a.properties.file])).toEqual([
+        ['error', 'newly-denied', 'policy.netpolicy.json'], ['warning', 'insecure-url', 'policy.netpolicy.json'],
+        // No traced access reaches the npm rule (added) nor reached the old one (removed).
+        ['notice', 'unused-rule', 'policy.netpolicy.json'], ['notice', 'unused-rule-removed', 'policy.netpolicy.json'],
+      ]);
+      expect(r.summary).toContain('## netpolicy diff');
+      expect(r.summary).toContain('`policy.netpolicy.json` against `git:origin/main:policy.netpolicy.json`');
+      const report = readFileSync(r.outputs.report, 'utf8');
+      expect(report).toContain('<summary><b>Newly denied: 1</b> (a job would break)</summary>');
+      expect(report.length).toBeLessThanOrEqual(60_000);
+    });
+
+    it('base and fail-on inputs; no base outside a pull request is an error; a hostile base is no git option', () => {
+      const never = runStep('run', { mode: 'diff', policy: 'policy.netpolicy.json', trace: 'trace.json', base: 'HEAD', 'fail-on': 'never' }, { GITHUB_WORKSPACE: work }, work);
+      expect([never.code, never.outputs['newly-denied']]).toEqual([0, '1']);
+      const findings = runStep('run', { mode: 'diff', policy: 'policy.netpolicy.json', base: 'HEAD', 'fail-on': 'new-findings, newly-allowed' }, { GITHUB_WORKSPACE: work }, work);
+      expect([findings.code, findings.outputs['findings-added'], findings.outputs['newly-denied']]).toEqual([1, '1', '0']);
+      const noBase = runStep('run', { mode: 'diff', policy: 'policy.netpolicy.json' }, { GITHUB_BASE_REF: '' }, work);
+      expect(noBase.code).toBe(2);
+      expect(runnerCommands(noBase.stdout)[0].message).toMatch(/^diff needs base/);
+      const hostile = runStep('run', { mode: 'diff', policy: 'policy.netpolicy.json', base: '--output=/tmp/x' }, {}, work);
+      expect(hostile.code).toBe(2);
+      expect(hostile.outputs).toEqual({});
+    });
   });
 
   it('install: a CLI already given is passed on as the step output', () => {
