@@ -89,6 +89,13 @@ export interface ExplainOptions extends EvalOptions {
   keep?: boolean;
   /** Names DNS answers gave each address, known before the first observation (a second pass). */
   resolvedNames?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Leave `fix` and `nearMiss` of denials null; `Explainer.addDetails` fills them in for the
+   * results a report shows. They are most of what a denial costs, and a report that groups
+   * destinations shows a thousand of them however many the trace holds (`netpolicy explain`'s
+   * text and Markdown; its JSON lists every result with them, and --apply needs every fix).
+   */
+  deferDetails?: boolean;
 }
 
 function recordedOf(observation: AnyObservation): ExplainResult['recorded'] {
@@ -133,6 +140,7 @@ export class Explainer {
   private readonly httpDetails = new BoundedCache<string, { method: string; remoteIp: string | undefined; details: DenialDetails }[]>(DETAILS_CACHED);
   private readonly only: 'denied' | 'all';
   private readonly keep: boolean;
+  private readonly deferDetails: boolean;
   /**
    * Addresses of the connections decided so far whose result a later DNS answer could change
    * (see `add`): a later answer naming one of them makes `lateDnsAnswers`.
@@ -145,6 +153,7 @@ export class Explainer {
     this.compiled = compilePolicy(policy, options);
     this.only = options.only ?? 'all';
     this.keep = options.keep ?? true;
+    this.deferDetails = options.deferDetails ?? false;
     this.resolved = new ResolvedNames(options.resolvedNames);
   }
 
@@ -189,7 +198,7 @@ export class Explainer {
     const destination = destinationOf(o, access);
     let fix: DenialFix | null = null;
     let near: NearMiss | null = null;
-    if (verdict === 'deny' && access) ({ fix, nearMiss: near } = this.details(destination, access, url));
+    if (verdict === 'deny' && access && !this.deferDetails) ({ fix, nearMiss: near } = this.details(destination, access, url));
     const result: ExplainResult = {
       index: o.index, sequence: o.sequence, protocol, destination, recorded: recordedOf(o),
       model: d ? { verdict: d.verdict, rule: d.rule, certain: d.certain } : { verdict: 'none', rule: null, certain: true },
@@ -198,6 +207,19 @@ export class Explainer {
     if (this.keep) this.results.push(result);
     this.options.onResult?.(result);
     return result;
+  }
+
+  /**
+   * Fills in the near miss and fix of a denial that `deferDetails` left out: what `add` would
+   * have given it (they depend on the access alone). Nothing for other results.
+   */
+  addDetails(result: ExplainResult): void {
+    const access = result.access;
+    if (result.model.verdict !== 'deny' || !access) return;
+    const url = access.kind === 'http' ? parseUrl(access.url) ?? null : undefined;
+    const { fix, nearMiss: near } = this.details(result.destination, access, url);
+    result.fix = fix;
+    result.nearMiss = near;
   }
 
   private noteConnected(address: string): void {
