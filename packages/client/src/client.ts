@@ -23,7 +23,7 @@ export interface ClientOptions {
    * 6 characters or longer, from every text it hands over, which a shorter token would make
    * meaningless.
    */
-  token?: string;
+  token?: string | undefined;
   /** The fetch to use (default: the platform's `fetch`). */
   fetch?: typeof fetch;
   /** Timeout of one attempt, headers and body (default 30 000 ms). */
