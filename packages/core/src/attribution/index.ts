@@ -6,3 +6,7 @@ export { readSbomComponents, purlKeys, urlKey, type SbomComponent, type PurlKeys
 export { claimsOfUrl, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-forms';
 export { repoKey, repoKeyOfUrl } from './repo-key';
 export { MATCH_KINDS, type MatchKind, type ComponentMatch, type Claim, type Ecosystem } from './types';
+export {
+  ociPullOf, ociDigest, PullCollector, newestPublication, ownRepositories, provenanceEntry, provenanceCounts, CONTENT_DIGEST_MEMBERS, SEQUENCES_KEPT,
+  type OciPull, type PulledArtifact, type ArtifactLookup, type PublicationSummary, type ProvenanceEntry, type ProvenanceCounts,
+} from './provenance';
