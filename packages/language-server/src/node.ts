@@ -2,7 +2,10 @@
  * Node entry of `netpolicy-language-server`: `--stdio`, `--node-ipc` or `--socket=N` (as
  * vscode-languageserver reads them).
  */
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { inspect } from 'node:util';
+import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection } from 'vscode-languageserver/node';
+import { FrameGuard } from './frame-guard';
+import { GatedMessageReader } from './message-gate';
 import { nodeHost } from './node-host';
 import { startServer } from './server';
 
@@ -30,7 +33,40 @@ process.on('disconnect', () => process.exit(1));
 process.on('exit', () => {
   if (process.getActiveResourcesInfo().some((r) => /^FSReq|^FileHandle|ReqWrap$/.test(r))) process.kill(process.pid, 'SIGKILL');
 });
-const connection = createConnection(ProposedFeatures.all);
+let connection: Connection;
+if (argv.includes('--stdio') || argv.includes('--node-ipc')) {
+  // Over stdio, frames are checked (frame-guard.ts) before vscode-jsonrpc's reader; over both,
+  // messages are (message-gate.ts). Problems go to stderr and, once connected, to the client's log.
+  let connected = false;
+  const log = (message: string) => {
+    process.stderr.write(`netpolicy-language-server: ${message}\n`);
+    if (connected) {
+      try {
+        connection.console.warn(`[netpolicy] ${message}`);
+      } catch {
+        // closed connection
+      }
+    }
+  };
+  const stdio = argv.includes('--stdio');
+  const writer = stdio ? new StreamMessageWriter(process.stdout) : new IPCMessageWriter(process);
+  const inner = stdio ? new StreamMessageReader(process.stdin.pipe(new FrameGuard(log))) : new IPCMessageReader(process);
+  const reader = new GatedMessageReader(inner, writer, log);
+  connection = createConnection(ProposedFeatures.all, reader, writer);
+  connected = true;
+  if (stdio) {
+    // What vscode-languageserver does for --stdio when it makes the connection itself: the end of
+    // the input ends the process (0 after shutdown), and console output, which would corrupt the
+    // protocol on stdout, goes to the client's log.
+    const ended = () => process.exit(reader.shutDown ? 0 : 1);
+    process.stdin.on('end', ended);
+    process.stdin.on('close', ended);
+    const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : inspect(a))).join(' ');
+    console.log = console.info = console.debug = (...args: unknown[]) => connection.console.log(text(args));
+    console.warn = (...args: unknown[]) => connection.console.warn(text(args));
+    console.error = (...args: unknown[]) => connection.console.error(text(args));
+  }
+} else connection = createConnection(ProposedFeatures.all);
 startServer(connection, nodeHost);
 // Implementation-specific (`$/`): the process's memory, for the bench and for diagnosing leaks.
 connection.onRequest('$/netpolicy/memoryUsage', () => process.memoryUsage());

@@ -30,9 +30,11 @@ describe('every request, every few offsets, through the server', () => {
     const lines = new LineIndex(text);
     const step = Math.max(1, Math.ceil(text.length / 300));
     const answers: Array<Promise<unknown>> = [];
+    // Formatting refuses a document nested deeper than the parser's 128 levels (RequestFailed, saying why).
+    const formatted = (answer: Promise<unknown>) => (name === 'deep.netpolicy.json' ? expect(answer).rejects.toMatchObject({ code: -32803, message: expect.stringContaining('128 levels') }) : answer);
     for (const m of ['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/documentLink', 'textDocument/codeLens']) answers.push(c.request(m, { textDocument: td }));
     for (const options of [{ tabSize: 2, insertSpaces: true }, { tabSize: 4, insertSpaces: false, insertFinalNewline: true, trimTrailingWhitespace: true, trimFinalNewlines: true }]) {
-      answers.push(c.request('textDocument/formatting', { textDocument: td, options }));
+      answers.push(formatted(c.request('textDocument/formatting', { textDocument: td, options })));
     }
     for (let o = 0; o <= text.length; o += step) {
       const position = lines.positionAt(o);
@@ -43,7 +45,7 @@ describe('every request, every few offsets, through the server', () => {
         c.request('textDocument/codeAction', { textDocument: td, range, context: { diagnostics: published.diagnostics } }),
         c.request('textDocument/codeAction', { textDocument: td, range, context: { diagnostics: [], only: ['source.fixAll'] } }),
         c.request('textDocument/selectionRange', { textDocument: td, positions: [position] }),
-        c.request('textDocument/rangeFormatting', { textDocument: td, range, options: { tabSize: 2, insertSpaces: true } }),
+        formatted(c.request('textDocument/rangeFormatting', { textDocument: td, range, options: { tabSize: 2, insertSpaces: true } })),
       );
     }
     const results = await Promise.all(answers);

@@ -112,11 +112,13 @@ describe('document lifecycle', () => {
     const c = await client({ rootUri: fileUri(dir) });
     await c.open(uri, '{"presets": ["npm"]}', 1);
     await c.diagnostics(uri, 1);
-    expect(await c.request('textDocument/hover', { textDocument: { uri }, position: { line: 1e9, character: -5 } })).toBeNull();
-    await expect(c.request('textDocument/completion', { textDocument: { uri }, position: { line: 'x', character: null } })).resolves.toBeDefined();
-    await expect(c.request('textDocument/codeAction', { textDocument: { uri }, range: null, context: null })).resolves.toBeDefined();
+    expect(await c.request('textDocument/hover', { textDocument: { uri }, position: { line: 1e9, character: 5 } })).toBeNull();
+    // Malformed params are InvalidParams (-32602) naming the member (params.ts).
+    await expect(c.request('textDocument/hover', { textDocument: { uri }, position: { line: 1e9, character: -5 } })).rejects.toMatchObject({ code: -32602, message: 'textDocument/hover: params.position.character must be a non-negative integer' });
+    await expect(c.request('textDocument/completion', { textDocument: { uri }, position: { line: 'x', character: null } })).rejects.toMatchObject({ code: -32602 });
+    await expect(c.request('textDocument/codeAction', { textDocument: { uri }, range: null, context: null })).rejects.toMatchObject({ code: -32602, message: 'textDocument/codeAction: params.range must be an object' });
     await expect(c.request('textDocument/hover', null)).rejects.toBeDefined();
-    await expect(c.request('netpolicy/denials', { uri: 42 })).resolves.toMatchObject({ denials: [] });
+    await expect(c.request('netpolicy/denials', { uri: 42 })).rejects.toMatchObject({ code: -32602, message: 'netpolicy/denials: params.uri must be a string' });
     expect(await c.request('textDocument/documentSymbol', { textDocument: { uri } })).toHaveLength(1);
   });
 });
