@@ -118,9 +118,10 @@ export class WorkspaceCheck {
   }
 
   /** `workspace/didChangeWatchedFiles`: a policy file created or changed is checked; one deleted is cleared. */
-  filesChanged(changes: ReadonlyArray<{ uri: string; type: number }>): void {
-    if (!this.enabled) return;
-    for (const change of changes) {
+  filesChanged(changes: unknown): void {
+    if (!this.enabled || !Array.isArray(changes)) return;
+    for (const change of changes as Array<{ uri?: unknown; type?: unknown } | null>) {
+      if (typeof change?.uri !== 'string') continue;
       const path = this.deps.host.uriToPath(change.uri);
       if (path === undefined || !this.inRoots(path)) continue;
       if (change.type === 3) this.deleted(path);

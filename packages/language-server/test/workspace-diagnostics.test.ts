@@ -106,6 +106,9 @@ describe('workspace diagnostics', () => {
     await checked(c);
     expect(latest(c)).toEqual({ [a]: ['unknown-preset'], [b]: [] });
 
+    // Malformed events are ignored.
+    await c.notify('workspace/didChangeWatchedFiles', { changes: null });
+    await c.notify('workspace/didChangeWatchedFiles', { changes: [null, { uri: 5, type: 2 }, { type: 3 }] });
     writeFileSync(join(dir, 'b.netpolicy.json'), INSECURE);
     await watched(c, [[b, CHANGED]]);
     await expect.poll(() => last(c, b)?.diagnostics.map((d) => d.code)).toEqual(['insecure-url']);
