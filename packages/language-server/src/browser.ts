@@ -1,11 +1,23 @@
 /**
  * Browser entry: the server in a web worker (VS Code for the Web loads it with `new Worker(url)`),
- * speaking LSP over postMessage. No file access: settings come from the client.
+ * speaking LSP over postMessage. No file access: settings come from the client. Messages pass the
+ * message gate (lifecycle, params) as over stdio; what it refuses goes to the client's log.
  */
-import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
+import { BrowserMessageReader, BrowserMessageWriter, createConnection, type Connection } from 'vscode-languageserver/browser';
 import { uriOnlyHost } from './host';
+import { GatedMessageReader } from './message-gate';
 import { startServer } from './server';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-startServer(createConnection(new BrowserMessageReader(self), new BrowserMessageWriter(self)), uriOnlyHost);
+const writer = new BrowserMessageWriter(self);
+let connection: Connection | undefined;
+const log = (message: string) => {
+  try {
+    connection?.console.warn(`[netpolicy] ${message}`);
+  } catch {
+    // closed connection
+  }
+};
+connection = createConnection(new GatedMessageReader(new BrowserMessageReader(self), writer, log), writer);
+startServer(connection, uriOnlyHost);
