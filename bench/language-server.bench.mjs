@@ -6,8 +6,14 @@
 // hover round trips each < 0.1x the peer's validation time (200 edits by default, so that p99 is not
 // simply the maximum, which is printed beside it). Also the server's RSS before the
 // document opens, after the edits, and after it closes.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// Workspace diagnostics (issue 20.5): a folder of 200 policy files of 100 rules, from the server's
+// spawn to a publishDiagnostics for every file (none opened), against `netpolicy check DIR` on the
+// same folder as a whole process; interleaved, medians; target <= 1.5x.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { getLanguageService } from 'vscode-json-languageservice';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -17,6 +23,8 @@ import { compactPolicyWithRules, policyWithRules } from './policy-data.mjs';
 const root = new URL('..', import.meta.url).pathname;
 const schema = JSON.parse(readFileSync(`${root}schemas/network-policy.schema.json`, 'utf8'));
 const EDITS = Number(process.env.BENCH_EDITS ?? 200);
+const WORKSPACE_FILES = 200;
+const WORKSPACE_ROUNDS = Number(process.env.BENCH_WORKSPACE_ROUNDS ?? 7);
 
 
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
@@ -151,10 +159,65 @@ console.log(`server heap used: ${heapBaseline.toFixed(1)} MB before open, ${heap
 console.log(`large policy: ${(bigText.length / 1048576).toFixed(1)} MiB compact, ${110000} rules`);
 row('server: formatting it (one edit)', bigFormat.ms, `other requests waited at most ${bigFormat.longest.toFixed(0)} ms meanwhile`);
 row('server: documentSymbol of it', bigSymbols.ms, `other requests waited at most ${bigSymbols.longest.toFixed(0)} ms meanwhile`);
+
+// Workspace diagnostics: 200 files in ten folders, a quarter of them with an insecure-url warning.
+const wsDir = mkdtempSync(join(tmpdir(), 'np-bench-ws-'));
+const wsPolicy = policyWithRules(100);
+for (let i = 0; i < WORKSPACE_FILES; i++) {
+  const sub = join(wsDir, `team-${i % 10}`);
+  mkdirSync(sub, { recursive: true });
+  const t = i % 4 === 0 ? wsPolicy.replace('https://pypi-0.example', 'http://pypi-0.example') : wsPolicy.replace('pypi-0.example', `pypi-0-${i}.example`);
+  writeFileSync(join(sub, `job-${i}.netpolicy.json`), t);
+}
+/** Spawn to a publish for every file of the folder (the server started afresh, as an editor opening the folder). */
+async function workspaceOnce() {
+  const start = performance.now();
+  const ls = spawn(process.execPath, [`${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const c = createMessageConnection(new StreamMessageReader(ls.stdout), new StreamMessageWriter(ls.stdin));
+  const seen = new Map();
+  const all = new Promise((resolve) => c.onNotification('textDocument/publishDiagnostics', (p) => {
+    seen.set(p.uri, p.diagnostics.length);
+    if (seen.size === WORKSPACE_FILES) resolve();
+  }));
+  c.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
+  c.onRequest('client/registerCapability', () => null);
+  c.listen();
+  await c.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(wsDir).href, capabilities: { workspace: { configuration: true } } });
+  await c.sendNotification('initialized', {});
+  await all;
+  const ms = performance.now() - start;
+  const flagged = [...seen.values()].filter((n) => n > 0).length;
+  if (flagged !== WORKSPACE_FILES / 4) throw new Error(`workspace bench: ${flagged} files with diagnostics, expected ${WORKSPACE_FILES / 4}`);
+  await c.sendRequest('shutdown');
+  const gone = new Promise((r) => ls.on('exit', r));
+  await c.sendNotification('exit');
+  await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+  ls.kill();
+  c.dispose();
+  return ms;
+}
+function checkDirOnce() {
+  const start = performance.now();
+  const r = spawnSync(process.execPath, [`${root}packages/cli/bin/netpolicy.js`, 'check', wsDir], { encoding: 'utf8' });
+  const ms = performance.now() - start;
+  if (r.status !== 0 || (r.stdout.match(/insecure-url/g) ?? []).length !== WORKSPACE_FILES / 4) throw new Error(`workspace bench: check exited ${r.status}: ${r.stderr.slice(0, 300)}`);
+  return ms;
+}
+const wsServer = [];
+const wsCheck = [];
+for (let k = 0; k < WORKSPACE_ROUNDS; k++) {
+  wsCheck.push(checkDirOnce());
+  wsServer.push(await workspaceOnce());
+}
+rmSync(wsDir, { recursive: true, force: true });
+console.log(`workspace: ${WORKSPACE_FILES} policy files of 100 rules in 10 folders, ${WORKSPACE_ROUNDS} rounds, interleaved`);
+row('server: spawn to every file published, median', median(wsServer));
+row('netpolicy check DIR (process), median', median(wsCheck));
 const out = (measure, ratio, target) => console.log(`ROW ${JSON.stringify({ measure, ratio: Number(ratio.toFixed(3)), target })}`);
 out('LSP edit-to-diagnostics vs json-languageservice, median', median(ours) / median(peer), 0.5);
 out('LSP edit-to-diagnostics vs json-languageservice, p99', quantile(ours, 0.99) / quantile(peer, 0.99), 0.5);
 out('LSP completion vs peer validation, median', median(completion) / median(peer), 0.1);
 out('LSP hover vs peer validation, median', median(hover) / median(peer), 0.1);
 out('LSP formatting of a 10 MB policy, seconds (target: under 2 s)', bigFormat.ms / 1000, 2);
+out('LSP workspace diagnostics, 200 files: spawn to all published vs netpolicy check DIR', median(wsServer) / median(wsCheck), 1.5);
 process.exit(0);
