@@ -284,7 +284,7 @@ describe('fuzz: frames and params of every kind, split anywhere', () => {
 describe('large documents do not hold up the other requests', () => {
   const text = compactPolicyWithRules(80000, { shape: 'mixed' });
 
-  it('formatting an 8 MB policy: a request sent after it is answered first; its answer is one edit; a newer version answers ContentModified', async () => {
+  it('formatting an 8 MB policy: a request sent after it is answered first; its answer is one edit; a newer version answers ContentModified, a cancel RequestCancelled', async () => {
     const s = await initialized();
     const uri = 'file:///w/big.netpolicy.json';
     s.send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'json', version: 1, text } } });
@@ -308,5 +308,9 @@ describe('large documents do not hold up the other requests', () => {
     s.send({ jsonrpc: '2.0', id: 4, method: 'textDocument/formatting', params: { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } } });
     s.send({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 1 }, end: { line: 0, character: 1 } }, text: ' ' }] } });
     expect((await s.next((m) => m.id === 4, since)).error.code).toBe(-32801);
+    // Cancelled while it runs: RequestCancelled.
+    s.send({ jsonrpc: '2.0', id: 5, method: 'textDocument/formatting', params: { textDocument: { uri }, options: { tabSize: 3, insertSpaces: true } } });
+    s.send({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: 5 } });
+    expect((await s.next((m) => m.id === 5, since)).error.code).toBe(-32800);
   }, 120_000);
 });
