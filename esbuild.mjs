@@ -253,6 +253,20 @@ const workspaceWithoutSideEffects = {
 };
 
 /**
+ * Commands that use the client but never validate an SBOM as CycloneDX 1.7 (explain fetches the
+ * job's SBOM with `sbomValidator: false`): their bundle gets packages/cli/src/sbom-validator-absent.ts
+ * for the client's sbom-validator, whose dynamic `import()` a bundle run from its V8 code cache
+ * cannot run (scripts/code-cache.cjs refuses such a bundle).
+ */
+const WITHOUT_SBOM_VALIDATOR = new Set(['explain']);
+const withoutSbomValidator = {
+  name: 'without-sbom-validator',
+  setup(b) {
+    b.onResolve({ filter: /\/sbom-validator$/ }, (args) => (/\/packages\/client\/src\//.test(args.importer) ? { path: `${root}packages/cli/src/sbom-validator-absent.ts`, sideEffects: false } : undefined));
+  },
+};
+
+/**
  * The CLI, self-contained (built from the sources of every package), as CommonJS: an entry
  * (dist/netpolicy.js: argument dispatch, io) and one bundle per command (dist/commands/NAME.js)
  * that the entry `require`s when that command runs. `check` never compiles the code of explain,
@@ -267,6 +281,7 @@ async function cliBundle() {
   const outdir = `${root}packages/cli/dist`;
   const commandsDir = `${root}packages/cli/src/commands`;
   const names = readdirSync(commandsDir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const commandEntries = (list) => Object.fromEntries(list.map((n) => [`commands/${n}`, `${commandsDir}/${n}.ts`]));
   const cjs = {
     ...common,
     format: 'cjs',
@@ -293,7 +308,8 @@ async function cliBundle() {
   };
   const results = await Promise.all([
     build({ ...cjs, entryPoints: { netpolicy: `${root}packages/cli/src/main.ts` }, outdir, supported: { 'dynamic-import': false }, plugins: [workspaceWithoutSideEffects, commandsOutside] }),
-    build({ ...cjs, entryPoints: Object.fromEntries(names.map((n) => [`commands/${n}`, `${commandsDir}/${n}.ts`])), outdir, plugins: [workspaceWithoutSideEffects] }),
+    build({ ...cjs, entryPoints: commandEntries(names.filter((n) => !WITHOUT_SBOM_VALIDATOR.has(n))), outdir, plugins: [workspaceWithoutSideEffects] }),
+    build({ ...cjs, entryPoints: commandEntries(names.filter((n) => WITHOUT_SBOM_VALIDATOR.has(n))), outdir, plugins: [withoutSbomValidator, workspaceWithoutSideEffects] }),
   ]);
   writeGenerated(`${outdir}/package.json`, '{ "type": "commonjs" }\n');
   const written = new Set(results.flatMap((r) => Object.keys(r.metafile.outputs)).map((o) => resolvePath(o)));

@@ -32,6 +32,14 @@ export function loadSbom(path: string): SbomIndex {
   return indexSbom(readSbomFile(path));
 }
 
+/** An SBOM already parsed (fetched from the service): checked as a file is, `name` naming it; else exit `code`. */
+export function sbomOfValue(value: unknown, name: string, code: number = EXIT.usage): SbomIndex {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { bomFormat?: unknown }).bomFormat !== 'CycloneDX') {
+    throw new UsageError(`${name}: not a CycloneDX SBOM (a JSON object with "bomFormat": "CycloneDX")`, code);
+  }
+  return indexSbom(value);
+}
+
 /** The parsed SBOM (exit 2 when it is not JSON or not CycloneDX); `-` reads stdin. */
 export function readSbomFile(path: string): object {
   const text = readInput(path);
@@ -130,6 +138,28 @@ export async function readTraceFile(file: string, onObservation: (o: AnyObservat
     if (error instanceof TraceError) throw new UsageError(`${file}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code) throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+/** A trace held as text (fetched from the service): `name` names it in messages. */
+export interface TraceText { name: string; text: string }
+
+/** A trace file (`-` is stdin), or a trace held as text. */
+export type TraceInput = string | TraceText;
+
+/** Text in pieces of BLOCK characters, so that a consumer that pushes back is waited for. */
+function* pieces(text: string): Generator<string> {
+  for (let at = 0; at < text.length; at += BLOCK) yield text.slice(at, at + BLOCK);
+}
+
+/** readTraceFile for a file or for a trace held as text (malformed: exit 2 naming it). */
+export async function readTrace(input: TraceInput, onObservation: (o: AnyObservation) => void, between?: () => Promise<void> | undefined): Promise<TraceHeader> {
+  if (typeof input === 'string') return readTraceFile(input, onObservation, between);
+  try {
+    return await streamTrace(between ? paced(pieces(input.text), between) : pieces(input.text), onObservation);
+  } catch (error) {
+    if (error instanceof TraceError) throw new UsageError(`${input.name}: ${error.message}`);
     throw error;
   }
 }

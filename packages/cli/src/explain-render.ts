@@ -3,6 +3,7 @@ import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type E
 import { paint } from './io';
 import { clipped } from './escape';
 import { componentsJson, type Attribution } from './explain-components';
+import { provenanceCountsJson, provenanceJson, provenanceMarkdown, provenanceText, type Provenance } from './explain-provenance';
 
 /**
  * Outside text in a line of the text or Markdown report: control characters escaped, cut at 2,000
@@ -133,7 +134,7 @@ function omittedLine(t: GroupTable): string[] {
 /** The legend, said once instead of on every entry. */
 export const LEGEND = 'recorded: what the job\'s network layer did (the trace). model: what this policy allows (the evaluation model).';
 
-export function renderText(report: ExplainReport, digest: ReportDigest, color: boolean, policy: Policy, attribution?: Attribution): string {
+export function renderText(report: ExplainReport, digest: ReportDigest, color: boolean, policy: Policy, attribution?: Attribution, provenance?: Provenance): string {
   const c = paint(color);
   // Text from the policy and the trace is printed with control characters escaped (issue 10 item 2).
   const rule = (id: string) => e(describeRule(policy, id));
@@ -185,6 +186,7 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
     out.push(c.yellow(`${report.summary.uncertain} denial${report.summary.uncertain === 1 ? ' is' : 's are'} uncertain: enabled presets with unknown contents (${report.opaquePresets.join(', ')}) might permit ${report.summary.uncertain === 1 ? 'it' : 'them'}.`), '');
   }
   if (attribution) out.push(...attribution.textSection().map((l, i) => (i === 0 ? c.bold(l) : l)));
+  if (provenance) out.push(...provenanceText(provenance, color));
   if (report.summary.reliesOnDefault) out.push(`${report.summary.reliesOnDefault} access${report.summary.reliesOnDefault === 1 ? '' : 'es'} rely on \`default: allow\` alone.`, '');
   out.push(c.bold('Summary: ') + summaryLine(report));
   return out.join('\n') + '\n';
@@ -210,7 +212,7 @@ function markdownFix(fix: ExplainResult['fix'], alternative: boolean): string {
   return `${or}add to \`${fix.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(fix.value))}\`${fix.note ? ` (${md(fix.note)})` : ''}`;
 }
 
-export function renderMarkdown(report: ExplainReport, digest: ReportDigest, attribution?: Attribution): string {
+export function renderMarkdown(report: ExplainReport, digest: ReportDigest, attribution?: Attribution, provenance?: Provenance): string {
   const s = report.summary;
   const out: string[] = ['## Network policy: explain', ''];
   out.push(`**${s.denied} denied**, ${s.allowed} allowed, ${s.observations} observations, ${s.disagreements} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts.`, '');
@@ -231,6 +233,7 @@ export function renderMarkdown(report: ExplainReport, digest: ReportDigest, attr
     out.push('');
   }
   if (attribution) out.push(...attribution.markdownSection(md));
+  if (provenance) out.push(...provenanceMarkdown(provenance));
   if (report.opaquePresets.length && s.uncertain) out.push(`> ${s.uncertain} denial(s) are uncertain: enabled presets with unknown contents (${report.opaquePresets.join(', ')}) might permit them.`, '');
   return out.join('\n');
 }
@@ -301,12 +304,16 @@ export class JsonReportWriter {
     this.pending = '';
   }
 
-  /** Closes the array and writes the summary. */
-  end(s: ExplainReport['summary']): void {
+  /**
+   * Closes the array and writes the summary; with `provenance` (`--provenance`), the summary's
+   * `provenance` counts and the top-level `provenance` array after it.
+   */
+  end(s: ExplainReport['summary'], provenance?: Provenance): void {
     const summary = { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault };
-    const text = JSON.stringify(summary);
-    const withComponents = this.attribution ? `${text.slice(0, -1)},${this.attribution.summaryJson()}}` : text;
-    this.pending += `${this.count ? '\n  ' : ''}],\n  "summary": ${withComponents}\n}\n`;
+    let text = JSON.stringify(summary);
+    if (this.attribution) text = `${text.slice(0, -1)},${this.attribution.summaryJson()}}`;
+    if (provenance) text = `${text.slice(0, -1)},${provenanceCountsJson(provenance)}}`;
+    this.pending += `${this.count ? '\n  ' : ''}],\n  "summary": ${text}${provenance ? `,\n  ${provenanceJson(provenance)}` : ''}\n}\n`;
     this.flush();
   }
 }

@@ -1,14 +1,11 @@
-import { resolve } from 'node:path';
 import { outputOption, parseCommand, usageText, type CommandSpec } from '../args';
-import {
-  ApiError, MAX_TIMEOUT_MS, NetpolicyClient, NetpolicyError, parseDigest, type ApiResult, type ArtifactKind,
-} from '@netpolicy/client';
+import { MAX_TIMEOUT_MS, parseDigest, type ApiResult, type ArtifactKind } from '@netpolicy/client';
 import type { Command } from '../command';
 import { escapeControl } from '../escape';
-import { EXIT, UsageError, checkOutputTarget, readTextFile, writeOutput, type Io } from '../io';
+import { EXIT, UsageError, checkOutputTarget, writeOutput, type Io } from '../io';
+import { baseUrlOf, makeClient, MAX_ATTEMPTS, reportServiceError, SERVICE_ENVIRONMENT, tokenOf, TOKEN_REFUSED } from '../service-client';
 
-/** Largest --attempts: more would only stretch a failure (the total budget bounds them anyway). */
-const MAX_ATTEMPTS = 100;
+export { exitCodeFor } from '../service-client';
 
 export const spec: CommandSpec = {
   name: 'fetch',
@@ -40,12 +37,7 @@ URL's origin and never printed.`,
     quiet: { type: 'boolean', help: 'No retry or progress messages on stderr.' },
   },
   operands: { min: 1, max: 1, name: 'sbom|trace|artifact (what to download)', choices: ['sbom', 'trace', 'artifact'] },
-  environment: [
-    ['NETPOLICY_BASE_URL', 'Base URL when --base-url is not given.'],
-    ['NETPOLICY_TOKEN', 'Access token when --token-file is not given (at least 8 visible ASCII characters).'],
-    ['NETPOLICY_RETRY_BASE_MS', `First backoff delay in milliseconds (default 500, at most ${MAX_TIMEOUT_MS}, one day).`],
-    ['NETPOLICY_TOTAL_TIMEOUT_MS', `Budget for all attempts and waits, in milliseconds (default 120000, at most ${MAX_TIMEOUT_MS}, one day).`],
-  ],
+  environment: SERVICE_ENVIRONMENT,
   examples: [
     'NETPOLICY_BASE_URL=https://provenance.example NETPOLICY_TOKEN=... netpolicy fetch trace --repo acme/webapp --job-id 1001 -o trace.json',
     'netpolicy fetch artifact --kind ci_cache --repository acme/webapp --digest sha256:0123...cdef --token-file ~/.netpolicy-token',
@@ -61,7 +53,7 @@ URL's origin and never printed.`,
     [141, 'stdout was a closed pipe'],
   ],
   refused: {
-    token: 'tokens are not taken as a plain option (they would show in process lists and shell history); use NETPOLICY_TOKEN or --token-file FILE',
+    token: TOKEN_REFUSED,
   },
 };
 
@@ -80,15 +72,8 @@ export const command: Command = {
     if (misplaced.length) throw new UsageError(`option --${misplaced[0]} does not apply to \`fetch ${what}\``);
     if (values['no-validate'] && what !== 'sbom') throw new UsageError('option --no-validate applies only to `fetch sbom`');
 
-    const baseUrl = values['base-url'] ?? io.env.NETPOLICY_BASE_URL;
-    if (!baseUrl) throw new UsageError('no service base URL: pass --base-url URL or set NETPOLICY_BASE_URL');
-    let token: string | undefined;
-    if (values['token-file'] !== undefined) {
-      token = readTextFile(resolve(io.cwd, values['token-file']), 64 * 1024).trim(); // a token, not a file of any size
-      if (token === '') throw new UsageError(`token file ${values['token-file']} is empty`);
-    } else if (io.env.NETPOLICY_TOKEN) {
-      token = io.env.NETPOLICY_TOKEN.trim();
-    }
+    const baseUrl = baseUrlOf(io, values);
+    const token = tokenOf(io, values);
     const quiet = values.quiet === true;
 
     if (what === 'artifact') {
@@ -98,7 +83,7 @@ export const command: Command = {
       if (values.repo === undefined) throw new UsageError('missing option --repo OWNER/REPO');
       if (values['job-id'] === undefined) throw new UsageError('missing option --job-id N');
     }
-    const client = makeClient(io, baseUrl, token, values, quiet);
+    const client = makeClient(io, 'fetch', baseUrl, token, values, quiet);
     checkOutputTarget(io.cwd, values.output); // before the download, not after it
     // Once every option is known to be usable: a usage error is then the only line.
     if (token === undefined && !quiet) io.stderr.write('netpolicy fetch: no token (set NETPOLICY_TOKEN or pass --token-file); the service will likely refuse the request\n');
@@ -116,7 +101,7 @@ export const command: Command = {
         }
       }
     } catch (error) {
-      return report(io, error);
+      return reportServiceError(io, 'fetch', error);
     }
 
     const text = result.text.endsWith('\n') ? result.text : `${result.text}\n`;
@@ -125,39 +110,6 @@ export const command: Command = {
     return EXIT.ok;
   },
 };
-
-function makeClient(io: Io, baseUrl: string, token: string | undefined, values: Record<string, unknown>, quiet: boolean): NetpolicyClient {
-  // Node's timers hold 32-bit milliseconds: a larger delay fires at once. Values over a
-  // documented maximum are refused (exit 2), naming the limit.
-  const number = (name: string, text: string | undefined, min: number, max: number, unit: string, whole = false): number | undefined => {
-    if (text === undefined || text === '') return undefined;
-    const shown = escapeControl(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-    const form = whole ? /^\d+$/ : /^\d+(\.\d+)?$/;
-    if (!form.test(text) || Number(text) < min) {
-      throw new UsageError(`${name} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}${unit}${whole ? '' : ', such as 30 or 2.5'}, got ${shown}`);
-    }
-    if (Number(text) > max) throw new UsageError(`${name} must be at most ${max}${unit}, got ${shown}`);
-    return Number(text);
-  };
-  const timeout = number('option --timeout', values.timeout as string | undefined, 0.001, MAX_TIMEOUT_MS / 1000, ' seconds (one day)');
-  const attempts = number('option --attempts', values.attempts as string | undefined, 1, MAX_ATTEMPTS, '', true);
-  try {
-    return new NetpolicyClient({
-      baseUrl,
-      token,
-      timeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-      maxAttempts: attempts,
-      retryBaseMs: number('NETPOLICY_RETRY_BASE_MS', io.env.NETPOLICY_RETRY_BASE_MS, 0, MAX_TIMEOUT_MS, ' ms (one day)', true),
-      totalTimeoutMs: number('NETPOLICY_TOTAL_TIMEOUT_MS', io.env.NETPOLICY_TOTAL_TIMEOUT_MS, 1, MAX_TIMEOUT_MS, ' ms (one day)', true),
-      sbomValidator: values['no-validate'] ? false : undefined,
-      onRetry: quiet ? undefined : ({ attempt, delayMs, reason }) =>
-        io.stderr.write(`netpolicy fetch: attempt ${attempt} failed (${escapeControl(reason)}); retrying in ${(delayMs / 1000).toFixed(1)} s\n`),
-    });
-  } catch (error) {
-    if (error instanceof NetpolicyError) throw new UsageError(error.message);
-    throw error;
-  }
-}
 
 /** "downloading 1.2 MiB of 3.4 MiB" on a TTY only, redrawn at most every 100 ms. */
 function progressReporter(io: Io, quiet: boolean) {
@@ -177,33 +129,4 @@ function progressReporter(io: Io, quiet: boolean) {
     } : undefined,
     done: () => { if (shown) io.stderr.write('\r\u001b[K'); },
   };
-}
-
-/** Exit code (docs/cli.md) for a client error. */
-export function exitCodeFor(error: NetpolicyError): number {
-  switch (error.kind) {
-    case 'selector': case 'config': return EXIT.usage;
-    case 'authentication': return EXIT.auth;
-    case 'not-found': return EXIT.notFound;
-    case 'not-terminal': return EXIT.notTerminal;
-    case 'unavailable': return EXIT.unavailable;
-    default: return EXIT.apiOther;
-  }
-}
-
-/**
- * Prints a client error: its message, the problem type, and the first reasons. The client has
- * already kept the token out of every text it hands over (redacted once, or the text withheld);
- * here each piece that may hold service text is escaped, so it stays on its own line and cannot
- * drive the terminal.
- */
-function report(io: Io, error: unknown): number {
-  if (!(error instanceof NetpolicyError)) throw error;
-  const lines = [`netpolicy fetch: ${escapeControl(error.message)}`];
-  if (error instanceof ApiError) {
-    if (error.problem && error.problem.type !== 'about:blank') lines.push(`  problem type: ${escapeControl(error.problem.type)}`);
-    if (error.kind === 'invalid-response' || error.kind === 'api') for (const r of error.reasons.slice(0, 10)) lines.push(`  - ${escapeControl(r.slice(0, 300))}`);
-  }
-  io.stderr.write(`${lines.join('\n')}\n`);
-  return exitCodeFor(error);
 }
