@@ -187,6 +187,28 @@ describe('explain --provenance', () => {
     expect(md.stdout).toContain(`| \`registry.example.com/acme/webapp:2.8.0 (sha256:${D.index})\` | 2025-11-03T09:16:50Z<br>as \`registry.example.com/acme/webapp:2.8.0\` | ciprovider acme/webapp job 1001 | no |`);
   });
 
+  it('prints the service\'s strings with control characters escaped (text, Markdown); JSON keeps them exactly', async () => {
+    const digest = 'c'.repeat(64);
+    const evil = 'evil\u001b[31m/x\u0007';
+    writeFileSync(join(data, `service/artifacts/oci_manifest/sha256-${digest}.json`), JSON.stringify({
+      ...toolRecord, id: 'art-evil\u001b[2J', digest_value: digest,
+      publications: [{ ...toolRecord.publications[0], job: { id: 'j\u001b[0m', provider: toolRecord.publications[0].job.provider }, metadata: { ...toolRecord.publications[0].metadata, repository: evil, reference: 'r\u001b]0;title\u0007' } }],
+    }));
+    const t = deployTrace();
+    t.observations = [{ ...t.observations[1], url: `${REG}/manifests/sha256:${digest}` }];
+    const trace = join(data, 'trace-evil.json');
+    writeFileSync(trace, JSON.stringify(t));
+    for (const format of ['text', 'markdown']) {
+      const r = await run(['explain', '--policy', policy, '--trace', trace, '--provenance', '--format', format], env());
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      expect(r.stdout).toContain('evil\\u001b[31m/x');
+    }
+    const json = JSON.parse((await run(['explain', '--policy', policy, '--trace', trace, '--provenance', '--format', 'json'], env())).stdout);
+    expect(json.provenance[0].publication).toMatchObject({ repository: evil, reference: 'r\u001b]0;title\u0007', job: { id: 'j\u001b[0m' } });
+    expect(json.provenance[0].artifact.id).toBe('art-evil\u001b[2J');
+  });
+
   it('refuses what cannot work, before any request (exit 2)', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['--provenance-limit', '3'], env(), /--provenance-limit applies only with --provenance/],
@@ -245,6 +267,15 @@ describe('explain --repo --job-id (the trace and SBOM from the service)', () => 
     const noSbom = await explain(['--repo', 'acme/webapp', '--job-id', '1003', '--sbom', 'service']);
     expect(noSbom.code).toBe(6);
     expect(noSbom.stderr).toMatch(/netpolicy explain: fetching the SBOM: .*503/);
+    // An SBOM that is not CycloneDX, from the service: exit 7.
+    const odd = join(data, 'service/jobs/ciprovider/acme/deploy/2002');
+    mkdirSync(odd, { recursive: true });
+    writeFileSync(join(odd, 'job.json'), JSON.stringify({ status: 'success', terminal: true }));
+    writeFileSync(join(odd, 'trace.json'), JSON.stringify(deployTrace()));
+    writeFileSync(join(odd, 'sbom.cdx.json'), JSON.stringify({ bomFormat: 'SPDX', specVersion: '1.7' }));
+    const notCdx = await explain(['--repo', 'acme/deploy', '--job-id', '2002', '--sbom', 'service']);
+    expect(notCdx.code).toBe(7);
+    expect(notCdx.stderr).toContain('the SBOM of acme/deploy job 2002: not a CycloneDX SBOM');
     // Without --sbom service, job 1003's trace alone explains.
     expect((await explain(['--repo', 'acme/webapp', '--job-id', '1003'])).code).toBe(0);
     for (const [args, message] of [
