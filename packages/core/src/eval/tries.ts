@@ -5,11 +5,20 @@ import type { ParsedUrl } from './url';
 
 const NONE: readonly never[] = Object.freeze([]);
 
-interface HostNode<T> { children: Map<string, HostNode<T>>; exact?: T[]; wild?: T[] }
+interface HostNode<T> {
+  children: Map<string, HostNode<T>>;
+  /** The children again, label then node, while there are few: compared in place, no label sliced. */
+  few?: (string | HostNode<T>)[];
+  exact?: T[];
+  wild?: T[];
+}
+
+/** Up to this many children a node keeps them in `few` as well. */
+const FEW = 8;
 
 /** Host patterns by reversed labels: `*.example.com` and `example.com` share the path com → example. */
 export class HostTrie<T> {
-  private root: HostNode<T> = { children: new Map() };
+  private root: HostNode<T> = { children: new Map(), few: [] };
   size = 0;
 
   add(pattern: string, value: T): void {
@@ -19,7 +28,11 @@ export class HostTrie<T> {
     let node = this.root;
     for (let k = labels.length - 1; k >= 0; k--) {
       let next = node.children.get(labels[k]);
-      if (!next) node.children.set(labels[k], (next = { children: new Map() }));
+      if (!next) {
+        node.children.set(labels[k], (next = { children: new Map(), few: [] }));
+        if (node.few && node.children.size <= FEW) node.few.push(labels[k], next);
+        else node.few = undefined;
+      }
       node = next;
     }
     (wild ? (node.wild ??= []) : (node.exact ??= [])).push(value);
@@ -33,9 +46,7 @@ export class HostTrie<T> {
    */
   lookup(host: string): readonly T[] {
     if (this.size === 0) return NONE;
-    const found: T[] = [];
-    this.walk(normaliseHost(host), found);
-    return found.length === 0 ? NONE : found;
+    return this.walk(normaliseHost(host));
   }
 
   /**
@@ -55,21 +66,39 @@ export class HostTrie<T> {
     return out;
   }
 
-  /** `*.` needs one or more labels before the suffix (and not just an empty one). */
-  private walk(host: string, found: T[]): void {
+  /**
+   * `*.` needs one or more labels before the suffix (and not just an empty one). Builds nothing
+   * when no pattern matches; the one array of values that matches is returned as it is.
+   */
+  private walk(host: string): readonly T[] {
+    let found: readonly T[] = NONE;
+    let copied = false;
     let node: HostNode<T> | undefined = this.root;
     let end = host.length;
     while (true) {
       // The label host[dot + 1, end); dot < 0 for the first one (lastIndexOf('.', -1) would look at 0).
       const dot = end === 0 ? -1 : host.lastIndexOf('.', end - 1);
-      node = node.children.get(host.slice(dot + 1, end));
-      if (!node) return;
-      if (dot < 0) {
-        if (node.exact) for (const v of node.exact) found.push(v);
-        return;
-      }
+      const few: (string | HostNode<T>)[] | undefined = node.few;
+      if (few !== undefined) {
+        const start = dot + 1, length = end - start;
+        let next: HostNode<T> | undefined;
+        for (let i = 0; i < few.length; i += 2) {
+          const label = few[i] as string;
+          if (label.length === length && host.startsWith(label, start)) { next = few[i + 1] as HostNode<T>; break; }
+        }
+        node = next;
+      } else node = node.children.get(host.slice(dot + 1, end));
+      if (!node) return found;
       // Labels left before this one: a wildcard matches when they are not a single empty label.
-      if (node.wild && dot > 0) for (const v of node.wild) found.push(v);
+      const values = dot < 0 ? node.exact : dot > 0 ? node.wild : undefined;
+      if (values !== undefined) {
+        if (found.length === 0) found = values;
+        else {
+          if (!copied) { found = found.slice(); copied = true; }
+          for (const v of values) (found as T[]).push(v);
+        }
+      }
+      if (dot < 0) return found;
       end = dot;
     }
   }
