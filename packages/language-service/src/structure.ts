@@ -1,7 +1,9 @@
 /**
  * The document's structure: an outline (default, presets, each source by kind and first URL,
  * each connection by kind and target), folding ranges, selection ranges, formatting, and links
- * from preset names to their documentation. All from jsonc-parser's error-tolerant tree.
+ * from preset names to their documentation. From jsonc-parser's error-tolerant tree, but for the
+ * outline of a document that parsed (one scan of its text, with its value) and formatting
+ * (formatting.ts: jsonc-parser's formatter, resumable).
  */
 import { MAX_DEPTH, docsUrl, nodeAt, type PolicyDocument } from '@netpolicy/core';
 import { createScanner, type Node } from 'jsonc-parser';
