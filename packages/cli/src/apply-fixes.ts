@@ -5,7 +5,7 @@
  * `check --strict` when the policy did before. Prints the diff; writes atomically, and only over
  * the file as read (io.ts `writeBack`).
  */
-import { applyEdits, applyFixes, denialFixEdits, parsePolicyDocument, validate, type Diagnostic, type DiagnosticCode, type Fix, type PresetCatalog } from '@netpolicy/core';
+import { appendEdit, applyEdits, applyFixes, denialFixEdits, parsePolicyDocument, validate, type Diagnostic, type DiagnosticCode, type Fix, type PolicyDocument, type PresetCatalog, type TextEdit } from '@netpolicy/core';
 import { readForWriteBack, writeBack, type Io } from './io';
 import { unifiedDiff } from './report-output';
 
@@ -26,25 +26,97 @@ export class FixCollector {
   }
 }
 
-/** Applies `fixes` to the text one after the other (a later fix sees the earlier ones). */
+/**
+ * Applies `fixes` to the text one after the other (a later fix sees the earlier ones). A run of
+ * appends to top-level lists that exist and are not empty is applied as one batch of edits
+ * computed on one parse (each append goes after the one before, as it would one at a time); any
+ * other fix is applied alone on a fresh parse. Parsing once per fix had made 2,000 denials' fixes
+ * take 20 s (quadratic); `applyDenialFixesOneByOne` is that reference, held to this by a property test.
+ */
 export function applyDenialFixes(text: string, fileName: string, fixes: readonly Fix[]): { text: string; applied: Fix[] } {
   let current = text;
   const applied: Fix[] = [];
-  for (const fix of fixes) {
+  for (let i = 0; i < fixes.length;) {
     const doc = parsePolicyDocument(current, { fileName });
-    const value = doc.value as Record<string, unknown> | undefined;
-    let f: Fix = fix;
-    // `/sources` (create the list) when an earlier fix already created it: append instead.
-    const create = /^\/([^/]+)$/.exec(fix.pointer);
-    if (create && Array.isArray(value?.[create[1]]) && Array.isArray(fix.value)) f = { ...fix, pointer: `/${create[1]}/-`, value: fix.value[0] };
-    const list = /^\/([^/]+)\/-$/.exec(f.pointer);
-    if (list && Array.isArray(value?.[list[1]]) && (value![list[1]] as unknown[]).some((x) => JSON.stringify(x) === JSON.stringify(f.value))) continue;
-    const edits = denialFixEdits(doc, f);
+    const batch = appendBatch(doc, fixes, i);
+    if (batch) {
+      current = applyEdits(current, batch.edits);
+      applied.push(...batch.applied);
+      i = batch.next;
+      continue;
+    }
+    const edits = oneFixEdits(doc, fixes[i]);
+    if (edits.length > 0) {
+      current = applyEdits(current, edits);
+      applied.push(fixes[i]);
+    }
+    i++;
+  }
+  return { text: current, applied };
+}
+
+/** The reference: every fix on a fresh parse of the text so far. */
+export function applyDenialFixesOneByOne(text: string, fileName: string, fixes: readonly Fix[]): { text: string; applied: Fix[] } {
+  let current = text;
+  const applied: Fix[] = [];
+  for (const fix of fixes) {
+    const edits = oneFixEdits(parsePolicyDocument(current, { fileName }), fix);
     if (edits.length === 0) continue;
     current = applyEdits(current, edits);
     applied.push(fix);
   }
   return { text: current, applied };
+}
+
+/** `/sources` (create the list) when the list exists: an append. */
+function asAppend(value: Record<string, unknown> | undefined, fix: Fix): Fix {
+  const create = /^\/([^/]+)$/.exec(fix.pointer);
+  return create && Array.isArray(value?.[create[1]]) && Array.isArray(fix.value) ? { ...fix, pointer: `/${create[1]}/-`, value: fix.value[0] } : fix;
+}
+
+/** The edits of one fix on `doc`: none when an append's value is already in its list. */
+function oneFixEdits(doc: PolicyDocument, fix: Fix): TextEdit[] {
+  const value = doc.value as Record<string, unknown> | undefined;
+  const f = asAppend(value, fix);
+  const list = /^\/([^/]+)\/-$/.exec(f.pointer);
+  if (list && Array.isArray(value?.[list[1]]) && (value![list[1]] as unknown[]).some((x) => JSON.stringify(x) === JSON.stringify(f.value))) return [];
+  return denialFixEdits(doc, f);
+}
+
+/**
+ * From `fixes[start]`, the longest run of appends to top-level lists present and not empty, as one
+ * edit per list on `doc` (core's `appendEdit`: the text the appends would insert one at a time).
+ * Undefined when `fixes[start]` is not such an append.
+ */
+function appendBatch(doc: PolicyDocument, fixes: readonly Fix[], start: number): { edits: TextEdit[]; applied: Fix[]; next: number } | undefined {
+  const value = doc.value as Record<string, unknown> | undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const lists = new Map<string, { seen: Set<string>; values: unknown[] }>();
+  const applied: Fix[] = [];
+  let k = start;
+  for (; k < fixes.length; k++) {
+    const fix = fixes[k];
+    const f = asAppend(value, fix);
+    const name = /^\/([^/~]+)\/-$/.exec(f.pointer)?.[1];
+    const items = name === undefined ? undefined : value[name];
+    if (name === undefined || !Array.isArray(items) || items.length === 0) break;
+    let list = lists.get(name);
+    if (!list) lists.set(name, (list = { seen: new Set(items.map((x) => JSON.stringify(x))), values: [] }));
+    const json = JSON.stringify(f.value);
+    if (list.seen.has(json)) continue; // already in the list: not applied (as one at a time)
+    list.seen.add(json);
+    list.values.push(f.value);
+    applied.push(fix);
+  }
+  if (k === start) return undefined;
+  const edits: TextEdit[] = [];
+  for (const [name, list] of lists) {
+    if (list.values.length === 0) continue;
+    const edit = appendEdit(doc, `/${name}`, list.values);
+    if (!edit) return undefined; // the tree disagrees with the value (a duplicate key): one at a time
+    edits.push(edit);
+  }
+  return { edits, applied, next: k };
 }
 
 const key = (d: Diagnostic) => `${d.code} ${d.pointer}`;

@@ -108,6 +108,19 @@ export function denialFixEdits(doc: PolicyDocument, fix: PointerFix): TextEdit[]
   return [];
 }
 
+/**
+ * The edit appending `values`, in order, to the array at `pointer` when it has items: the text
+ * that appending them one at a time (`denialFixEdits` with `/…/-`, each on the text the one before
+ * made) would insert, computed once (`explain --apply` of thousands of denials). Undefined when
+ * there is no such array or it is empty.
+ */
+export function appendEdit(doc: PolicyDocument, pointer: string, values: readonly unknown[]): TextEdit | undefined {
+  const found = doc.root ? new Locator(doc).find(pointer) : undefined;
+  if (!found || found.node.type !== 'array' || (found.property && found.node === found.property) || !found.node.children?.length) return undefined;
+  const last = found.node.children[found.node.children.length - 1];
+  return { offset: last.offset + last.length, length: 0, newText: appendText(doc, found.node, undefined, values) };
+}
+
 /** Applies non-overlapping edits (offsets into `text`). */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const sorted = [...edits].sort((a, b) => a.offset - b.offset);
@@ -182,18 +195,30 @@ function insertChild(doc: PolicyDocument, container: Node, key: string | undefin
   const open = container.offset;
   const close = container.offset + container.length - 1;
   const prefix = key === undefined ? '' : `${JSON.stringify(key)}: `;
-  if (last) {
-    const multiline = hasLineBreak(text, open, last.offset);
-    const indent = multiline ? lineIndent(text, last.offset) : '';
-    const member = prefix + (multiline ? block(value, layout, indent) : inline(value));
-    return { offset: last.offset + last.length, length: 0, newText: multiline ? `,${layout.eol}${indent}${member}` : `, ${member}` };
-  }
+  if (last) return { offset: last.offset + last.length, length: 0, newText: appendText(doc, container, key, [value]) };
   // Empty container: one line if it is on one line and the document is compact, else a block.
   const compact = !hasLineBreak(text, 0, text.length);
   if (compact) return { offset: open + 1, length: close - open - 1, newText: prefix + inline(value) };
   const outer = lineIndent(text, open);
   const indent = outer + layout.unit;
   return { offset: open + 1, length: close - open - 1, newText: `${layout.eol}${indent}${prefix}${block(value, layout, indent)}${layout.eol}${outer}` };
+}
+
+/**
+ * What goes after the last child of a container with children to add `values` (members named
+ * `key`, or elements): inline in a one-line container, else one per line at the last child's
+ * indentation. Adding one after another gives the same text (each new last child has that indentation).
+ */
+function appendText(doc: PolicyDocument, container: Node, key: string | undefined, values: readonly unknown[]): string {
+  const text = doc.text;
+  const children = container.children ?? [];
+  const last = children[children.length - 1];
+  const prefix = key === undefined ? '' : `${JSON.stringify(key)}: `;
+  const multiline = hasLineBreak(text, container.offset, last.offset);
+  if (!multiline) return values.map((value) => `, ${prefix}${inline(value)}`).join('');
+  const layout = detectLayout(text);
+  const indent = lineIndent(text, last.offset);
+  return values.map((value) => `,${layout.eol}${indent}${prefix}${block(value, layout, indent)}`).join('');
 }
 
 /**
