@@ -14,6 +14,7 @@ import { MEDIA_TYPES, PATHS } from './wire';
  */
 export const MAX_TIMEOUT_MS = 86_400_000;
 
+/** Where the service is, the token, and the limits of every call (timeouts, retries, body size, redirects). */
 export interface ClientOptions {
   /** Base URL of the service, e.g. `https://provenance.example`; `http` only for loopback hosts. */
   baseUrl: string;
@@ -50,11 +51,15 @@ export interface ClientOptions {
   random?: () => number;
 }
 
+/** Per call: a signal to cancel it, and a progress callback for this call's body. */
 export interface CallOptions {
+  /** Aborting it ends the call with an `ApiError` of kind `aborted`. */
   signal?: AbortSignal;
+  /** Called as body bytes arrive (instead of `ClientOptions.onProgress`). */
   onProgress?: (progress: { received: number; total?: number }) => void;
 }
 
+/** A successful call: the parsed, shape-checked body and the exact bytes received, as text. */
 export interface ApiResult<T> {
   /** The parsed body. */
   data: T;
@@ -66,12 +71,19 @@ export interface ApiResult<T> {
   attempts: number;
 }
 
+/** What `getSbom` returns: an `ApiResult` that also says whether the SBOM was validated. */
 export interface SbomResult extends ApiResult<CycloneDxBom> {
   /** Whether the SBOM was validated as CycloneDX 1.7. */
   validated: boolean;
 }
 
+/**
+ * The typed client of the job provenance service's three GET operations: a job's SBOM and network
+ * trace, and the artifact lookup. It retries what is worth retrying, bounds every wait and body, and
+ * keeps the token out of every message; failures are `NetpolicyError`s with a `kind`.
+ */
 export class NetpolicyClient {
+  /** The service's base URL, ending in `/`. */
   readonly baseUrl: URL;
   readonly #token: string | undefined;
   readonly #options: ClientOptions;

@@ -23,6 +23,7 @@ export interface Problem {
  */
 export type ErrorKind = 'selector' | 'config' | ProblemCondition | 'invalid-response' | 'redirect' | 'api' | 'aborted';
 
+/** Every error the client throws: `kind` says what went wrong, so callers branch on it rather than on the message. */
 export class NetpolicyError extends Error {
   constructor(readonly kind: ErrorKind, message: string) {
     super(message);
@@ -38,6 +39,7 @@ export class SelectorError extends NetpolicyError {
   }
 }
 
+/** Options the client refuses (a base URL that is not https to a remote host, a short token, a timeout out of range); no request was sent. */
 export class ConfigError extends NetpolicyError {
   constructor(message: string) {
     super('config', message);

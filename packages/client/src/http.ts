@@ -24,9 +24,13 @@ export interface TransportOptions {
   onProgress?: (progress: { received: number; total?: number }) => void;
 }
 
+/** What `ClientOptions.onRetry` is told before the client waits to try again. */
 export interface RetryInfo {
+  /** The attempt that failed (1 for the first). */
   attempt: number;
+  /** How long the client waits before the next attempt. */
   delayMs: number;
+  /** Why the attempt failed, such as `HTTP 503`. */
   reason: string;
 }
 
@@ -110,6 +114,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return date === undefined ? undefined : Math.max(0, date - now);
 }
 
+/** Whether a URL's host names this machine (`localhost`, `*.localhost`, 127.0.0.0/8, `::1`): the only hosts plain http may reach. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;

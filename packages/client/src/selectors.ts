@@ -2,6 +2,7 @@
 import { SelectorError } from './errors';
 import { PROVIDER } from './wire';
 
+/** Which job's SBOM or trace to fetch: checked locally (`jobQuery`) before any request. */
 export interface JobSelector {
   /** Defaults to `ciprovider`, the only supported value. */
   provider?: string;
@@ -11,9 +12,12 @@ export interface JobSelector {
   jobId: string;
 }
 
+/** What an artifact is: an OCI image manifest, an OCI image index, or a CI cache entry. */
 export type ArtifactKind = 'oci_manifest' | 'oci_index' | 'ci_cache';
+/** The digest algorithms the service takes. */
 export type DigestAlgorithm = 'sha256' | 'sha512';
 
+/** Which artifact to look up, by kind and digest: checked locally (`artifactQuery`) before any request. */
 export interface ArtifactSelector {
   kind: ArtifactKind;
   digestAlgorithm: DigestAlgorithm;
@@ -23,7 +27,9 @@ export interface ArtifactSelector {
   repository?: string;
 }
 
+/** Every artifact kind, for validating input. */
 export const ARTIFACT_KINDS: readonly ArtifactKind[] = ['oci_manifest', 'oci_index', 'ci_cache'];
+/** The length in hexadecimal digits of a digest of each algorithm. */
 export const DIGEST_LENGTHS: Readonly<Record<DigestAlgorithm, number>> = { sha256: 64, sha512: 128 };
 const MAX_U64 = 18446744073709551615n;
 

@@ -41,6 +41,7 @@ export interface NetworkTraceDocument {
   [member: string]: unknown;
 }
 
+/** The CI provider's own identity of the job that made a publication: provider, job id and repository. */
 export interface ProviderJob {
   provider: string;
   job_id: string;
@@ -48,6 +49,7 @@ export interface ProviderJob {
   [member: string]: unknown;
 }
 
+/** What a publication put where: an OCI push (registry, repository, reference) or a CI cache entry; other kinds are kept as received. */
 export type PublicationMetadata =
   | { kind: 'oci'; media_type: string; reference: string; registry: string; repository: string; [member: string]: unknown }
   | { kind: 'ci_cache'; key: string; size: number; version: string; [member: string]: unknown }

@@ -6,12 +6,14 @@
 
 export const API_PREFIX = '/v1preview1';
 
+/** The paths of the three operations, under the base URL. */
 export const PATHS = {
   sbom: `${API_PREFIX}/sbom`,
   networkTrace: `${API_PREFIX}/network-trace`,
   artifacts: `${API_PREFIX}/artifacts`,
 } as const;
 
+/** The media types the client asks for (Accept) and the service answers with. */
 export const MEDIA_TYPES = {
   sbom: 'application/vnd.cyclonedx+json; version=1.7',
   json: 'application/json',

@@ -63,6 +63,7 @@ export function normalizeDrive(path: string): string {
   return /^\/?[A-Z]:/.test(path) ? path.replace(/^(\/?)([A-Z]):/, (_m, slash: string, drive: string) => `${slash}${drive.toLowerCase()}:`) : path;
 }
 
+/** `path` relative to the folder `root` (both `/`-separated), or undefined when it is not inside it. */
 export function relativePath(root: string, path: string): string | undefined {
   const r = root.endsWith('/') ? root : `${root}/`;
   return path.startsWith(r) ? path.slice(r.length) : undefined;

@@ -1,6 +1,7 @@
 /**
  * Custom messages of the netpolicy language server, defined once for the server and its clients
  * (the VS Code extension imports this module). Each with its method, its types and its direction.
+ * @module @netpolicy/language-server/protocol
  */
 import type { Denial } from '@netpolicy/language-service';
 
@@ -13,13 +14,17 @@ export type { Denial };
  */
 export const DenialsRequestMethod = 'netpolicy/denials';
 
+/** The parameters of `netpolicy/denials`. */
 export interface DenialsParams {
+  /** The policy document the denials are for. */
   uri: string;
 }
 
+/** The answer to `netpolicy/denials`. */
 export interface DenialsResult {
   /** The trace files that were evaluated. */
   traces: string[];
+  /** Observations read from them. */
   observations: number;
   denials: Denial[];
   /** Denials left out of `denials` (at most 1,000 are listed). */
@@ -60,6 +65,8 @@ export interface NetpolicyInitializationOptions {
  */
 export const WorkspaceTrustNotificationMethod = 'netpolicy/workspaceTrust';
 
+/** The parameters of `netpolicy/workspaceTrust`. */
 export interface WorkspaceTrustParams {
+  /** Whether the workspace is now trusted. */
   trusted: boolean;
 }

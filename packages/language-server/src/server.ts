@@ -94,6 +94,12 @@ function notify(sent: PromiseLike<unknown> | void): void {
   if (sent && typeof (sent as Promise<unknown>).then === 'function') (sent as Promise<unknown>).then(undefined, () => undefined);
 }
 
+/**
+ * Runs the netpolicy language server on a connection you made (and have not started listening on):
+ * it registers every handler, then listens. `host` is its access to the environment: files in
+ * Node, URIs alone in a browser (`uriOnlyHost`). The Node and browser entries are this call on
+ * their own connections.
+ */
 export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
   const entries = new Map<string, Entry>();

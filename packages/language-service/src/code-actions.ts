@@ -8,8 +8,10 @@ import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnosti
 import { SOURCE, toLspDiagnostic } from './diagnostics';
 import { intersects, rangeOf, sameRange } from './ranges';
 
+/** The code action kind of "fix everything fixable in this file" (`source.fixAll.netpolicy`), for editors' fix-on-save. */
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.netpolicy`;
 
+/** Core's offset edits as LSP text edits on this document. */
 export function toLspEdits(doc: PolicyDocument, edits: readonly CoreEdit[]): TextEdit[] {
   return edits.map((e) => ({ range: rangeOf(doc, e.offset, e.length), newText: e.newText }));
 }
@@ -32,6 +34,11 @@ function targets(doc: PolicyDocument, range: Range, context: CodeActionContext, 
   return out;
 }
 
+/**
+ * The code actions for a range: each fix choice of the diagnostics there (the preferred one
+ * marked), "fix all" of a code that has several fixable problems, and `FIX_ALL_KIND` when asked
+ * for. `current` is `policyDiagnostics` of this very document, so no fix applies to a stale version.
+ */
 export function getCodeActions(doc: PolicyDocument, uri: string, range: Range, context: CodeActionContext, current: readonly Diagnostic[]): CodeAction[] {
   const only = context.only;
   const actions: CodeAction[] = [];

@@ -73,6 +73,7 @@ function contentsAt(doc: PolicyDocument, path: Path, skip: string | number | und
   return [];
 }
 
+/** Completions at a position, in unfinished text too: member names, enum values, preset names, common ports, rule skeletons (plain text for clients without snippets or Markdown). */
 export function doComplete(doc: PolicyDocument, position: Position, settings: ServiceSettings): CompletionList {
   const list = complete(doc, position, settings);
   const client = settings.client;

@@ -8,6 +8,7 @@ import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic, ty
 import { pointerRange, rangeOf } from './ranges';
 import type { ServiceSettings } from './settings';
 
+/** The `source` of every diagnostic the service makes: code actions act only on diagnostics with it. */
 export const SOURCE = 'netpolicy';
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint } as const;
@@ -24,6 +25,7 @@ export function policyDiagnostics(doc: PolicyDocument, settings: ServiceSettings
   return validateDocument(doc, { catalog: settings.catalog, severity: settings.severity });
 }
 
+/** One core diagnostic as LSP has it: range, severity, code with a link to its page, related places, tags, and a `DiagnosticPayload`. */
 export function toLspDiagnostic(doc: PolicyDocument, uri: string, d: Diagnostic): LspDiagnostic {
   const out: LspDiagnostic = {
     range: rangeOf(doc, d.offset, d.length),

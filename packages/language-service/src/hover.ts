@@ -111,6 +111,7 @@ export function describePermits(kind: string, body: Record<string, any>): string
   }
 }
 
+/** The hover at a position: a member's description, a preset's contents, what a URL, host pattern, CIDR or whole rule covers; null when there is nothing to say. */
 export function doHover(doc: PolicyDocument, position: Position, settings: ServiceSettings): Hover | null {
   if (!position || !(position.line >= 0) || !(position.character >= 0) || position.line > doc.lineIndex.positionAt(doc.text.length).line) return null;
   const offset = offsetOf(doc, position);

@@ -5,6 +5,7 @@
 import { Locator, type PolicyDocument } from '@netpolicy/core';
 import type { Position, Range } from 'vscode-languageserver-types';
 
+/** The LSP range of `length` characters at `offset` in the document. */
 export function rangeOf(doc: PolicyDocument, offset: number, length: number): Range {
   return doc.lineIndex.range(offset, length);
 }

@@ -1,6 +1,7 @@
 /** What the language service needs to know besides the document: the catalog and severities in force. */
 import { defaultPresetCatalog, type PresetCatalog, type SeverityOptions } from '@netpolicy/core';
 
+/** What every feature needs besides the document: the catalog and severities in force, and what the client can show. */
 export interface ServiceSettings {
   /** The preset catalog in force (built-in, or with a user catalog's entries). */
   catalog: PresetCatalog;
@@ -25,4 +26,5 @@ export function markdownToText(markdown: string): string {
   return markdown.replace(/\*\*/g, '').replace(/`/g, '');
 }
 
+/** The built-in catalog, every lint rule at its default severity, a client that shows snippets and Markdown. */
 export const DEFAULT_SETTINGS: ServiceSettings = { catalog: defaultPresetCatalog, severity: {} };

@@ -5,6 +5,7 @@
  */
 import type { ConnectionKind, SourceKind } from '@netpolicy/core';
 
+/** The smallest valid source of each kind, with placeholder values (example.com hosts). */
 export const SOURCE_SKELETONS: Record<SourceKind, Record<string, unknown>> = {
   pypi: { urls: ['https://pypi.example.com'] },
   npm: { urls: ['https://npm.example.com'] },
@@ -18,6 +19,7 @@ export const SOURCE_SKELETONS: Record<SourceKind, Record<string, unknown>> = {
   cargo: { indexUrl: 'https://index.crates.example.com', downloadUrl: 'https://static.crates.example.com' },
 };
 
+/** The smallest valid connection of each kind, with placeholder values (documentation addresses and example.com hosts). */
 export const CONNECTION_SKELETONS: Record<ConnectionKind, Record<string, unknown>> = {
   tls: { serverNamePatterns: ['api.example.com'], ports: [443] },
   tcp: { hostPatterns: ['db.example.com'], ports: [5432] },

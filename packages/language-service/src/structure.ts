@@ -259,6 +259,7 @@ function valueOf(node: Node): unknown {
   }
 }
 
+/** Folding ranges: every object and array that spans lines, and multi-line block comments. */
 export function getFoldingRanges(doc: PolicyDocument): FoldingRange[] {
   const out: FoldingRange[] = [];
   const walk = (node: Node | undefined, depth: number) => {
@@ -284,6 +285,7 @@ export function getFoldingRanges(doc: PolicyDocument): FoldingRange[] {
   return out.sort((x, y) => x.startLine - y.startLine);
 }
 
+/** For each position, the chain of ranges "expand selection" walks: the innermost value or key, out to the whole document. */
 export function getSelectionRanges(doc: PolicyDocument, positions: readonly Position[]): SelectionRange[] {
   return positions.map((position) => {
     const offset = offsetOf(doc, position);

@@ -12,8 +12,10 @@ import { pointerRange } from './ranges';
 const MAX_HOSTS = 5;
 const MAX_DENIALS = 1000;
 
+/** How many traced accesses one rule decided, and the first few hosts they went to. */
 export interface RuleUsage { count: number; hosts: string[] }
 
+/** One access of a trace that the open policy denies, with the nearest rule and the smallest fix: an item of `netpolicy/denials`. */
 export interface Denial {
   trace: string;
   sequence: number;
@@ -27,6 +29,7 @@ export interface Denial {
   fix: { pointer: string; value: unknown } | null;
 }
 
+/** What the configured traces say about the open policy: accesses per deciding rule, and the denials (bounded). */
 export interface TraceUsage {
   traces: string[];
   observations: number;
@@ -39,6 +42,7 @@ export interface TraceUsage {
   errors: Array<{ trace: string; message: string }>;
 }
 
+/** A usage with no trace read yet, for `addResult` to fill. */
 export function emptyUsage(): TraceUsage {
   return { traces: [], observations: 0, byRule: new Map(), denials: [], moreDenials: 0, errors: [] };
 }

@@ -26,6 +26,7 @@ export interface PurlKeys {
   repo?: string;
 }
 
+/** A component of a CycloneDX SBOM as attribution reads it: its identity, purl keys and distribution URLs. */
 export interface SbomComponent {
   /** Position in the SBOM (metadata.component first, then components depth-first): the order of results. */
   order: number;

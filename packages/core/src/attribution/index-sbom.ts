@@ -11,6 +11,7 @@ import { pep503 } from './names';
 import type { RegistryHosts } from './url-forms';
 import type { Claim, ComponentMatch, Ecosystem, MatchKind } from './types';
 
+/** An SBOM indexed once (`indexSbom`) to attribute many accesses to the components they fetched. */
 export interface SbomIndex {
   /** The components read from the SBOM (those with a name). */
   readonly componentCount: number;

@@ -7,6 +7,7 @@ import { readSbomComponents, type SbomComponent } from './components';
 import { claimsOfAccess, finish, judge, registryHosts } from './match';
 import type { ComponentMatch, MatchKind } from './types';
 
+/** The components an access fetched, judged one by one: slow, for tests that hold `indexSbom` to it. */
 export function attributeNaive(sbom: unknown, access: Access, remoteUrl?: string): readonly ComponentMatch[] {
   const components = readSbomComponents(sbom);
   const a = claimsOfAccess(access, registryHosts(components), remoteUrl);

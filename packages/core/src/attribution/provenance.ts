@@ -93,6 +93,7 @@ export interface PulledArtifact {
   pulls: number;
 }
 
+/** How many pull sequences an artifact keeps (`PulledArtifact.sequences`): enough to find the pulls in the trace, bounded. */
 export const SEQUENCES_KEPT = 20;
 
 /**
@@ -147,6 +148,7 @@ export interface PublicationSummary {
   purl?: string;
 }
 
+/** A pulled artifact in the provenance report (`provenanceEntry`): where it came from, its lookup's outcome and, when found, its newest publication. */
 export interface ProvenanceEntry {
   digest: string;
   registry: string;
@@ -254,6 +256,7 @@ export interface ProvenanceCounts {
   omitted: number;
 }
 
+/** The report's counts, from its entries and what the collector counted without keeping (tag pulls, digests beyond its bound). */
 export function provenanceCounts(entries: readonly ProvenanceEntry[], collector: Pick<PullCollector, 'tagPulls' | 'omitted'>): ProvenanceCounts {
   const c: ProvenanceCounts = { artifacts: entries.length + collector.omitted, found: 0, own: 0, foreign: 0, unpublished: 0, failed: 0, skipped: 0, tagPulls: collector.tagPulls, omitted: collector.omitted };
   for (const e of entries) {

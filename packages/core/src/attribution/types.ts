@@ -14,6 +14,7 @@
  */
 export type MatchKind = 'purl' | 'distribution-url' | 'vcs-url' | 'name-only';
 
+/** Every match kind, strongest first. */
 export const MATCH_KINDS: readonly MatchKind[] = ['purl', 'distribution-url', 'vcs-url', 'name-only'];
 
 /** One SBOM component an access is attributed to. Strings are the SBOM's own (outside text). */

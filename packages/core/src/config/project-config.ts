@@ -17,6 +17,7 @@ import type { Diagnostic, DiagnosticCode, SeverityOptions } from '../validate/ty
 /** The file name `check` looks for upward from each policy file, and the server at the workspace root. */
 export const PROJECT_CONFIG_FILE = 'netpolicy.config.json';
 
+/** A project's `netpolicy.config.json` as read: its paths resolved against its folder. */
 export interface ProjectConfig {
   /** The folder of the config file: `filePatterns` match paths relative to it. */
   root: string;
@@ -26,9 +27,11 @@ export interface ProjectConfig {
   filePatterns?: string[];
   /** Trace files or folders, resolved against `root`. */
   traces?: string[];
+  /** Severity per lint code, or `off`. */
   severity?: SeverityOptions;
 }
 
+/** What `parseProjectConfig` returns: what could be read of the file, and its problems (the rest is still usable). */
 export interface ProjectConfigResult {
   config: ProjectConfig;
   /** Errors in the file (syntax, unknown members, wrong types, bad values), with offsets into `text`. */

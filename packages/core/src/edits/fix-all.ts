@@ -72,6 +72,7 @@ class TakenRanges {
   }
 }
 
+/** What `applyFixes` returns: the fixed text, how many fixes it took, and what is left to fix by hand. */
 export interface ApplyFixesResult {
   text: string;
   /** Fixes applied in all rounds. */

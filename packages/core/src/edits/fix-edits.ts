@@ -134,9 +134,11 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   return out + text.slice(at);
 }
 
+/** How a document is laid out (`detectLayout`), so that text a fix inserts looks like the rest of the file. */
 export interface Layout {
   /** One level of indentation. */
   unit: string;
+  /** The line break: `\n` or `\r\n`. */
   eol: string;
 }
 

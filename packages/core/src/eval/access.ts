@@ -2,6 +2,10 @@
 import { isKnownObservation, type AnyObservation } from '../trace/types';
 import { parseUrl } from './url';
 
+/**
+ * One network access as the evaluator sees it, whatever trace it came from (`accessOf` makes one
+ * from an observation): an HTTP request, a TLS or plain TCP connection, or Git over SSH.
+ */
 export type Access =
   | { kind: 'http'; method: string; url: string; remoteIp?: string }
   /** A TCP connection carrying TLS (the trace recorded a server name or offered ALPN). */
@@ -10,8 +14,10 @@ export type Access =
   | { kind: 'tcp'; remoteIp?: string; port: number; hostnames?: string[] }
   | { kind: 'ssh'; host: string; port: number; user?: string; repositoryPath?: string };
 
+/** Whether a policy permits an access. */
 export type Verdict = 'allow' | 'deny';
 
+/** A policy's decision on one access: the verdict, the rule that decided it, and whether it is certain. */
 export interface Decision {
   verdict: Verdict;
   /** The deciding rule: `/sources/N`, `/connections/N`, `preset:<name>`, or `default`. */

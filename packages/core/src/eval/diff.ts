@@ -14,8 +14,10 @@ import { compilePolicy, type CompiledPolicy } from './evaluate';
 import { ResolvedNames } from './resolved-names';
 import { enabledPresets, type EvalOptions } from './rules';
 
+/** How a traced access fares under the new policy: its verdict flips, or it keeps it under another rule. */
 export type ChangeKind = 'newly-allowed' | 'newly-denied' | 'rule-changed';
 
+/** A traced access whose decision differs between the two policies (`PolicyDiffer.add`). */
 export interface VerdictChange {
   sequence: number;
   protocol: string;
@@ -69,6 +71,7 @@ export class PolicyDiffer {
   }
 }
 
+/** What a changed rule is: an entry of `sources`, of `connections`, or an enabled preset. */
 export type RuleKind = 'source' | 'connection' | 'preset';
 
 /** A rule only one of the two policies has. */
@@ -87,6 +90,7 @@ export interface RuleChange {
   uses?: number;
 }
 
+/** What `diffRules` finds: the rules added and removed, and the default action when it changes. */
 export interface RuleDiff {
   added: RuleChange[];
   removed: RuleChange[];
@@ -94,6 +98,7 @@ export interface RuleDiff {
   default?: { old: 'allow' | 'deny'; new: 'allow' | 'deny' };
 }
 
+/** How many traced accesses each rule decided under each policy (`PolicyDiffer`'s `oldUses` and `newUses`). */
 export interface RuleUsage { old: ReadonlyMap<string, number>; new: ReadonlyMap<string, number> }
 
 const KINDS = [['sources', 'source'], ['connections', 'connection']] as const;

@@ -13,6 +13,10 @@ import {
 import { CidrTrie, HostTrie, UrlTrie } from './tries';
 import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
 
+/**
+ * A policy with its rules indexed for evaluation: the cost of `evaluate` does not grow with the
+ * number of rules. Build it with `compilePolicy`, which keeps one per policy object.
+ */
 export class CompiledPolicy {
   readonly rules: PolicyRules;
   private readonly urlTrie = new UrlTrie<UrlEntry>();

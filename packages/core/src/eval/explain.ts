@@ -18,8 +18,13 @@ import type { EvalOptions } from './rules';
 import { BoundedCache } from './bounded-cache';
 import { parseUrl, type ParsedUrl } from './url';
 
+/** A verdict as explain reports it: `none` for observations that have none (DNS, unknown protocols, nothing recorded). */
 export type ModelVerdict = 'allow' | 'deny' | 'none';
 
+/**
+ * One observation explained: the verdict the trace recorded beside the policy's (`model`), whether
+ * they agree, and for a denial the nearest rule and the smallest fix.
+ */
 export interface ExplainResult {
   /** Zero-based position in the trace. */
   index: number;
@@ -43,6 +48,7 @@ export interface ExplainResult {
   observation: AnyObservation;
 }
 
+/** Observations counted by the policy's verdict, with the disagreements and the uncertain denials. */
 export interface ExplainSummary {
   observations: number;
   allowed: number;
@@ -64,6 +70,7 @@ export interface RecordedCounts {
   none: number;
 }
 
+/** What explaining a whole trace gives (`Explainer.finish`, `explainTrace`): counts, results and the trace's header. */
 export interface ExplainReport {
   summary: ExplainSummary;
   /** The same observations counted by recorded verdict. */
@@ -81,11 +88,13 @@ export interface ExplainReport {
   lateDnsAnswers: boolean;
 }
 
+/** How an `Explainer` works: the policy's evaluation options, which results to keep, and what to compute for them. */
 export interface ExplainOptions extends EvalOptions {
   /** Which results to keep: `all` (default) or `denied` (model or recorded denials, and disagreements). */
   only?: 'denied' | 'all';
   /** Called with each kept result, in order; with `keep: false` the report's `results` stays empty. */
   onResult?: (result: ExplainResult) => void;
+  /** Keep the results in the report (default true); false for a stream of results through `onResult`. */
   keep?: boolean;
   /** Names DNS answers gave each address, known before the first observation (a second pass). */
   resolvedNames?: ReadonlyMap<string, readonly string[]>;

@@ -9,7 +9,12 @@ import { describeAccess } from './access';
 import { compilePolicy } from './evaluate';
 import type { EvalOptions } from './rules';
 
+/**
+ * One policy test: an access (exactly one of `http`, `tls`, `tcp`, `ssh`), the verdict the policy
+ * must give it and, optionally, the rule that must decide it (`/sources/N`, `preset:NAME`, `default`).
+ */
 export interface PolicyTest {
+  /** Shown in results; the access described when absent. */
   name?: string;
   http?: { method?: string; url: string; remoteIp?: string };
   tls?: { serverName?: string; port: number; alpn?: string[]; remoteIp?: string; hostnames?: string[] };
@@ -19,8 +24,10 @@ export interface PolicyTest {
   rule?: string;
 }
 
+/** A policy test file (schemas/policy-tests.schema.json), once `checkPolicyTestFile` has accepted it. */
 export interface PolicyTestFile { tests: PolicyTest[] }
 
+/** The outcome of one policy test: the access, what was expected, what the policy decided, and whether they match. */
 export interface PolicyTestResult {
   index: number;
   name: string;
@@ -33,6 +40,7 @@ export interface PolicyTestResult {
   message?: string;
 }
 
+/** Thrown by `checkPolicyTestFile` for a document that is not a policy test file (the message lists the first problems). */
 export class PolicyTestFileError extends Error {
   constructor(message: string) {
     super(message);
@@ -49,6 +57,7 @@ export function checkPolicyTestFile(data: unknown): PolicyTestFile {
   return data as PolicyTestFile;
 }
 
+/** The access a test describes (an `http` test's method defaults to GET, an `ssh` test's port to 22). */
 export function accessOfTest(t: PolicyTest): Access {
   if (t.http) return { kind: 'http', method: t.http.method ?? 'GET', url: t.http.url, remoteIp: t.http.remoteIp };
   if (t.tls) return { kind: 'tls', serverName: t.tls.serverName, alpn: t.tls.alpn, remoteIp: t.tls.remoteIp, port: t.tls.port, hostnames: t.tls.hostnames };
@@ -57,6 +66,7 @@ export function accessOfTest(t: PolicyTest): Access {
   return { kind: 'ssh', host: s.host, port: s.port ?? 22, user: s.user, repositoryPath: s.repositoryPath };
 }
 
+/** Evaluates every test of a file against a policy, in order; a failed test's `message` says why in one sentence. */
 export function runPolicyTests(policy: Policy, file: PolicyTestFile, options: EvalOptions = {}): PolicyTestResult[] {
   const compiled = compilePolicy(policy, options);
   return file.tests.map((t, index) => {

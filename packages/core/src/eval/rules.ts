@@ -12,6 +12,7 @@ import type { Connection, Policy, Source } from '../policy/types';
 import { enabledPresets as readEnabledPresets, readConnection, readSource, type EnabledPreset } from '../policy/rules-read';
 import type { ParsedUrl } from './url';
 
+/** A rule as decisions name it, with its place in reporting order (the permitting rule with the lowest order decides). */
 export interface RuleRef {
   /** Position in reporting order: lower wins. */
   order: number;
@@ -53,6 +54,10 @@ export interface SshEntry extends RuleRef {
   repositoryMatchers?: readonly CompiledRepositoryPattern[];
 }
 
+/**
+ * The rules of a policy and its enabled presets as the evaluation model reads them, one entry per
+ * way a rule can permit an access (`policyRules`); both evaluators and the explainer work on these.
+ */
 export interface PolicyRules {
   urls: UrlEntry[];
   conns: ConnEntry[];
@@ -67,7 +72,9 @@ export interface PolicyRules {
   refs: RuleRef[];
 }
 
+/** Options of every evaluation: the preset catalog in force. */
 export interface EvalOptions {
+  /** Where enabled preset names are looked up (the built-in catalog by default). */
   catalog?: PresetCatalog;
 }
 
@@ -171,6 +178,7 @@ export function anyNameMatches(patterns: readonly string[], names: readonly (str
 
 export type OciOperation = 'pull' | 'push' | 'delete';
 
+/** The registry operation an HTTP method performs (GET, HEAD pull; POST, PUT, PATCH push; DELETE delete), or undefined for other methods. */
 export function ociOperation(method: string): OciOperation | undefined {
   switch (method.toUpperCase()) {
     case 'GET': case 'HEAD': return 'pull';

@@ -1,6 +1,7 @@
 /** URLs as the evaluation model sees them (decisions.md D4, "URL prefix"). Hand-written: no URL normalisation. */
 import { normaliseHost } from '../formats/host-pattern';
 
+/** A URL split as the evaluation model compares URLs (`parseUrl`): no other normalisation than case and the default port. */
 export interface ParsedUrl {
   /** Lower-case scheme. */
   scheme: string;
@@ -12,6 +13,7 @@ export interface ParsedUrl {
   path: string;
 }
 
+/** The port a URL of this scheme means when it names none: 443 for https, 80 for http, 0 otherwise. */
 export function defaultPort(scheme: string): number {
   return scheme === 'https' ? 443 : scheme === 'http' ? 80 : 0;
 }

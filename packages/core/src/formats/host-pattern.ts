@@ -7,6 +7,7 @@ function isAlnum(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
+/** Whether `text` is a host pattern: a host name, optionally prefixed with `*.` (the schema's `host-pattern` format). */
 export function isHostPattern(text: string): boolean {
   if (typeof text !== 'string') return false;
   // In place after the optional `*.` (no slice: this runs for every host pattern of a policy).

@@ -5,12 +5,14 @@
  */
 import ipaddr from 'ipaddr.js';
 
+/** An address or prefix as bytes and a prefix length, for matching and comparing networks. */
 export interface ParsedCidr {
   version: 4 | 6;
   /** Address bytes (4 or 16), network byte order. */
   bytes: number[];
   /** Prefix length; a plain address has the full length (32 or 128) and `explicitPrefix` false. */
   prefix: number;
+  /** True when the text wrote `/N`. */
   explicitPrefix: boolean;
 }
 
@@ -223,10 +225,12 @@ export function ipOrPrefixProblemSlow(text: string, ipv4Only = false): string | 
   return ipv4AddressProblem(address) ?? (prefix === undefined ? undefined : prefixProblem(prefix, 32));
 }
 
+/** Whether `text` is an IPv4 address or prefix `a.b.c.d/N` (the schema's `ipv4-or-prefix` format, for udp and icmp rules). */
 export function isIpv4OrPrefix(text: string): boolean {
   return typeof text === 'string' && !text.includes(':') && ipOrPrefixProblem(text, true) === undefined;
 }
 
+/** Whether `text` is an IPv4 or IPv6 address or prefix (the schema's `ip-or-prefix` format). */
 export function isIpOrPrefix(text: string): boolean {
   if (typeof text !== 'string') return false;
   if (plainIpv4(text) !== undefined) return true;

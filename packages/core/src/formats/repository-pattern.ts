@@ -75,6 +75,7 @@ export interface CompiledRepositoryPattern {
   readonly segments: readonly string[];
 }
 
+/** Prepares a repository pattern for `matchCompiledRepositoryPattern` (case-insensitive). */
 export function compileRepositoryPattern(pattern: string): CompiledRepositoryPattern {
   return { pattern, segments: pattern.toLowerCase().split('/') };
 }

@@ -6,20 +6,25 @@ import { presetCatalogData } from '../generated/data';
 import { presetsValidator } from '../generated/validators-presets';
 import type { Connection, Source } from '../policy/types';
 
+/** One preset of a catalog: a named software-source policy, with its rules when they are known. */
 export interface PresetEntry {
   name: string;
   description: string;
   /** Known contents (policy fragments), or undefined when the preset is opaque. */
   known?: { sources?: Source[]; connections?: Connection[] };
+  /** True when the contents are unknown: a denial while it is enabled is uncertain. */
   opaque: boolean;
 }
 
+/** The presets a policy's `presets` may name: the built-in catalog, or one a user's catalog fills in or overrides. */
 export interface PresetCatalog {
   /** All presets in catalog order (the order the evaluator reports them in). */
   presets: PresetEntry[];
+  /** The same presets by name. */
   byName: Map<string, PresetEntry>;
 }
 
+/** Thrown for a user catalog that is not a preset catalog (schemas/presets.schema.json); the message names the file and the problem. */
 export class PresetCatalogError extends Error {
   constructor(message: string) {
     super(message);

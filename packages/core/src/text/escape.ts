@@ -18,6 +18,7 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/** `text` with each control, bidi and line-separator character shown as a visible escape (`\n`, `\u001b`); the same string when it has none. */
 export function escapeControl(text: string): string {
   CONTROL.lastIndex = 0;
   if (!CONTROL.test(text)) return text;

@@ -7,14 +7,17 @@
 /** How a member's value is checked: JSON type, plus `decimal` for a decimal-string counter (kept as a string, exact). */
 export type MemberType = 'string' | 'decimal' | 'integer' | 'boolean' | 'strings';
 
+/** A member of the trace document: its snake_case wire name and how its value is checked. */
 export type MemberSpec = readonly [snake: string, type: MemberType];
 
+/** The members every observation may carry, whatever its protocol. */
 export const COMMON_MEMBERS: readonly MemberSpec[] = [
   ['protocol', 'string'],
   ['observed_at', 'string'],
   ['sequence', 'integer'],
 ];
 
+/** The members of an observation of each known protocol (besides `COMMON_MEMBERS`). */
 export const PROTOCOL_MEMBERS: Readonly<Record<string, readonly MemberSpec[]>> = {
   http: [
     ['method', 'string'], ['url', 'string'], ['remote_ip', 'string'], ['status_code', 'integer'],
@@ -41,14 +44,17 @@ export const REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   ssh_git: ['host', 'port'],
 };
 
+/** The top-level members of a trace besides `job` and `observations`. */
 export const TOP_MEMBERS: readonly MemberSpec[] = [['schema_version', 'string']];
 
+/** The members of a trace's `job`. */
 export const JOB_MEMBERS: readonly MemberSpec[] = [
   ['provider', 'string'], ['repository', 'string'], ['job_id', 'decimal'], ['job_name', 'string'],
   ['run_id', 'decimal'], ['run_attempt', 'integer'], ['workflow', 'string'], ['branch', 'string'],
   ['commit', 'string'], ['status', 'string'],
 ];
 
+/** The camelCase spelling of a snake_case wire name (`remote_ip` -> `remoteIp`), which the reader accepts too. */
 export function camelOf(snake: string): string {
   return snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }

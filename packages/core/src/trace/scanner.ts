@@ -19,6 +19,7 @@
 import { addHeaderMember, normaliseObservation, TraceError } from './normalise';
 import type { AnyObservation, TraceHeader } from './types';
 
+/** Limits of a `TraceReader`: past them the trace is an error rather than a reason to run out of memory. */
 export interface TraceReaderOptions {
   /** Deepest nesting allowed inside one value (default 64). */
   maxDepth?: number;
@@ -62,6 +63,12 @@ function depthOver(value: unknown, levels: number): boolean {
   return deeperThan(value as Record<string, unknown>, levels - 1);
 }
 
+/**
+ * The push side of the streaming trace reader: `write` each chunk of text as it arrives, then
+ * `end`. Observations are emitted as soon as they are complete, so memory does not grow with the
+ * trace; errors are `TraceError`s naming the observation and member. `streamTrace` and
+ * `readObservations` wrap it for chunk iterables.
+ */
 export class TraceReader {
   /** Top-level members other than `observations`, complete once `end()` has returned. */
   readonly header: TraceHeader = {};

@@ -10,6 +10,7 @@ interface ObservationBase {
   extra?: Record<string, unknown>;
 }
 
+/** An HTTP request the job made (through the proxy), with the verdict recorded at the time (`denied`). */
 export interface HttpObservation extends ObservationBase {
   protocol: 'http';
   method?: string;
@@ -23,6 +24,7 @@ export interface HttpObservation extends ObservationBase {
   matchedRule?: string;
 }
 
+/** A DNS query and its answers: the trace reader learns from them which names an address had (`ResolvedNames`). */
 export interface DnsObservation extends ObservationBase {
   protocol: 'dns';
   resolverIp?: string;
@@ -31,6 +33,10 @@ export interface DnsObservation extends ObservationBase {
   answers?: string[];
 }
 
+/**
+ * A TCP connection; with a `serverName` or a non-empty `alpn` it is a TLS connection, otherwise
+ * plain TCP. `allowed` is the verdict recorded at the time; `hostnames`, the names the address had.
+ */
 export interface TcpObservation extends ObservationBase {
   protocol: 'tcp';
   allowed?: boolean;
@@ -47,6 +53,7 @@ export interface TcpObservation extends ObservationBase {
   serverName?: string;
 }
 
+/** A Git operation over SSH (`gitService` such as `git-upload-pack`) on `host`:`port`, with the verdict recorded at the time (`allowed`). */
 export interface SshGitObservation extends ObservationBase {
   protocol: 'ssh_git';
   allowed?: boolean;
@@ -70,9 +77,12 @@ export interface OtherObservation extends ObservationBase {
   protocol: string & {};
 }
 
+/** An observation of a protocol the evaluator knows (`isKnownObservation` tells them from the others). */
 export type Observation = HttpObservation | DnsObservation | TcpObservation | SshGitObservation;
+/** What the trace reader yields: a known observation, or one of a protocol this version does not know. */
 export type AnyObservation = Observation | OtherObservation;
 
+/** The CI job a trace was recorded in (the trace's `job`); members the reader does not know are kept in `extra`. */
 export interface TraceJob {
   provider?: string;
   repository?: string;
@@ -94,10 +104,12 @@ export interface TraceHeader {
   extra?: Record<string, unknown>;
 }
 
+/** A whole network trace (`parseTrace`): the header and every observation, in the trace's order. */
 export interface Trace extends TraceHeader {
   observations: AnyObservation[];
 }
 
+/** Whether an observation is of a protocol the evaluator knows (http, dns, tcp, ssh_git). */
 export function isKnownObservation(o: AnyObservation): o is Observation {
   return o.protocol === 'http' || o.protocol === 'dns' || o.protocol === 'tcp' || o.protocol === 'ssh_git';
 }

@@ -45,11 +45,13 @@ import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from '.
 import { lintDiagnostic, schemaDiagnostic, validate, type ValidateOptions } from './validate';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
+/** `validate`'s options, and the size of the batches `validateChunked` reads. */
 export interface ChunkedOptions extends ValidateOptions {
   /** Items per batch (default 256; a batch also ends after about 64 KiB of text: larger batches were promoted to the old generation). Tests force tiny batches. */
   batchItems?: number;
 }
 
+/** What `validateChunked` returns: `validate`'s verdict and diagnostics, without the parsed value (never held whole). */
 export interface ChunkedResult {
   /** True when there is no error-severity diagnostic. */
   valid: boolean;

@@ -9,6 +9,11 @@ import { LineIndex } from './positions';
 import { toPointer } from './pointer';
 import type { Diagnostic } from './types';
 
+/**
+ * A policy file parsed once (`parsePolicyDocument`): the text, its value and syntax diagnostics,
+ * and, built on first use, jsonc-parser's tree and the line index. Validation, fixes and every
+ * editor feature take it, so an editor parses each version of a file once.
+ */
 export interface PolicyDocument {
   /** The text as given (offsets of every diagnostic and node refer to it). */
   readonly text: string;
@@ -27,7 +32,9 @@ export interface PolicyDocument {
   readonly lineIndex: LineIndex;
 }
 
+/** How `parsePolicyDocument` reads a text: strict JSON or JSONC, and a line index to reuse. */
 export interface ParseOptions {
+  /** Decides strict JSON (the default) or JSONC (`.jsonc`). */
   fileName?: string;
   /** Force JSONC (comments and trailing commas allowed) whatever the file name. */
   jsonc?: boolean;
@@ -84,6 +91,7 @@ export function parsePolicyDocument(text: string, options: ParseOptions = {}): P
   return doc;
 }
 
+/** What `nodeAt` finds at an offset: the node, its pointer and path, and whether the offset is on a key. */
 export interface NodeAtOffset {
   /** RFC 6901 pointer of the value or member at the offset. */
   pointer: string;

@@ -1,15 +1,18 @@
 /** RFC 6901 JSON Pointers. */
 
+/** A pointer segment as written in a pointer: `~` becomes `~0` and `/` becomes `~1`. */
 export function escapeSegment(segment: string | number): string {
   return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** The pointer of a path of keys and indexes (`['sources', 2]` -> `/sources/2`); `[]` is `''`, the document. */
 export function toPointer(segments: ReadonlyArray<string | number>): string {
   let out = '';
   for (const s of segments) out += '/' + escapeSegment(s);
   return out;
 }
 
+/** The segments of a pointer, unescaped (`/sources/2` -> `['sources', '2']`); `''` gives `[]`. */
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));

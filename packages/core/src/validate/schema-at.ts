@@ -6,6 +6,7 @@ import { policySchema } from '../generated/data';
 import type { PresetCatalog } from '../presets/catalog';
 import { parsePointer } from './pointer';
 
+/** A part of the policy JSON Schema, as plain JSON. */
 export type SchemaFragment = Record<string, any>;
 
 /** The subschema at `pointer` (references followed) and the name of the last `$defs` entry reached. */

@@ -1,5 +1,6 @@
 /** Diagnostics: stable codes (docs/diagnostics/README.md), a JSON Pointer, and an offset range into the text. */
 
+/** The codes of syntax and schema problems: always errors, whatever the severity settings. */
 export const SCHEMA_CODES = [
   'json-syntax', 'comment-not-allowed', 'trailing-comma', 'duplicate-key',
   'unknown-property', 'missing-property', 'wrong-type', 'invalid-value', 'unknown-preset',
@@ -8,21 +9,30 @@ export const SCHEMA_CODES = [
   'empty-array', 'duplicate-item', 'missing-target',
 ] as const;
 
+/** The codes of lint rules: findings in a valid policy, each with a configurable severity (`SeverityOptions`). */
 export const LINT_CODES = [
   'cidr-host-bits', 'duplicate-rule', 'shadowed-rule', 'redundant-with-preset',
   'rules-unused-with-default-allow', 'broad-cidr', 'metadata-address', 'insecure-url',
   'wildcard-push', 'unmatchable-host-pattern',
 ] as const;
 
+/** A syntax or schema problem's code. */
 export type SchemaCode = (typeof SCHEMA_CODES)[number];
+/** A lint rule's code. */
 export type LintCode = (typeof LINT_CODES)[number];
+/** Any diagnostic code: stable, each with its page under docs/diagnostics (`docsUrl`). */
 export type DiagnosticCode = SchemaCode | LintCode;
 
+/** How serious a diagnostic is; the names and order are LSP's. */
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 /** Which part of the node a pointer names the range covers: the value, or the key of the member. */
 export type RangeTarget = 'value' | 'key';
 
+/**
+ * A problem found in a policy document: a stable code, where it is (a JSON Pointer and an offset
+ * range into the text), and typed fix data. Offsets, not lines: `LineIndex` turns them into positions.
+ */
 export interface Diagnostic {
   code: DiagnosticCode;
   severity: Severity;
@@ -40,12 +50,14 @@ export interface Diagnostic {
   tags?: DiagnosticTag[];
 }
 
+/** Another place of the same document that a diagnostic involves, with what it has to do with it. */
 export interface RelatedInformation {
   /** RFC 6901 pointer into the same document (or `preset:<name>` text in the message for presets). */
   pointer: string;
   message: string;
 }
 
+/** LSP's diagnostic tags: editors fade `unnecessary` code and strike out `deprecated`. */
 export type DiagnosticTag = 'unnecessary' | 'deprecated';
 
 /** One way to fix a diagnostic, relative to its pointer. */
@@ -74,6 +86,7 @@ export function fixesOf(data: DiagnosticData | undefined): FixData[] {
 export type SeveritySetting = Severity | 'off';
 /** Severity per lint code (schema and syntax problems stay errors). */
 export type SeverityOptions = Partial<Record<LintCode, SeveritySetting>>;
+/** Every value a lint code's severity setting may take, for validating configuration. */
 export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['error', 'warning', 'information', 'hint', 'off'];
 
 /** Documentation link of a code (codeDescription in LSP, helpUri in SARIF). */

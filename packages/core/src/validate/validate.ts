@@ -13,6 +13,7 @@ import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from '.
 import type { LintFinding } from '../lint/types';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
+/** How `validate` and `validateDocument` read a policy: JSON or JSONC, the preset catalog, lint and its severities. */
 export interface ValidateOptions {
   /** Decides strict JSON (`.json`, the default) or JSONC (`.jsonc`). Used by `validate` only. */
   fileName?: string;
@@ -26,6 +27,7 @@ export interface ValidateOptions {
   severity?: SeverityOptions;
 }
 
+/** What `validate` returns: the parsed value, whether it is a valid policy, and every diagnostic. */
 export interface ValidateResult {
   /** The parsed document (undefined when the text is not JSON). */
   value: unknown;
