@@ -1,7 +1,8 @@
 // `npm run release:check` (run by .ci/run): the five npm packages as a user gets them.
 //
 // Packs every package (scripts/pack.mjs: the same build as a package's `prepack`), checks each
-// tarball's files and size against a budget, runs publint and arethetypeswrong on it, then
+// tarball's files and size against a budget, regenerates the API reference (docs/reference) to
+// compare it with the committed one, runs publint and arethetypeswrong on each tarball, then
 // installs the tarballs into an empty folder outside the workspace (no npm_* variables, no
 // NODE_PATH: nothing of the workspace is reachable) and uses them there: the CLI on a policy and a
 // trace, the language server over stdio, each library imported from an ES module and required
@@ -90,6 +91,16 @@ if (at >= 0) {
 }
 const tarballOf = Object.fromEntries(PACKAGES.map((p) => [p, tarballs.find((t) => t.includes(`netpolicy-${p}-`))]));
 done(PACKAGES.map((p) => `${p} ${(statSync(tarballOf[p]).size / 1024).toFixed(0)} KiB`).join(', '));
+
+// ---- API reference -------------------------------------------------------------------------
+// docs/reference (TypeDoc, `npm run docs:api`) regenerated in a temporary folder and compared file
+// by file with the committed one (the tests compare only the signature list, api-surface.txt).
+step('API reference (docs/reference) in step with the sources');
+{
+  const r = spawnSync(process.execPath, [join(root, 'scripts/api-reference.mjs'), '--check'], { cwd: root, encoding: 'utf8', timeout: 600_000 });
+  check(r.status === 0, `docs/reference is stale or could not be generated (npm run docs:api):\n${output(r)}`);
+}
+done();
 
 // ---- files and sizes -----------------------------------------------------------------------
 /** The files of a .tgz: name -> size (a ustar reader; npm writes plain ustar entries). */

@@ -1,6 +1,7 @@
 /**
  * @netpolicy/client: typed client of the job provenance service (SBOM, network trace,
  * artifact lookup). Runs in Node and in browsers: platform fetch, AbortController, TextDecoder.
+ * @module @netpolicy/client
  */
 export { MAX_TIMEOUT_MS, NetpolicyClient, mediaType, type ClientOptions, type CallOptions, type ApiResult, type SbomResult } from './client';
 export { ApiError, ConfigError, NetpolicyError, SelectorError, isProblem, type ErrorKind, type Problem } from './errors';

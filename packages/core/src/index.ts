@@ -1,4 +1,9 @@
-/** @netpolicy/core: runs in Node and in browsers (no file or process access). */
+/**
+ * Policies as data: parse, validate, lint and fix policy files, presets, the trace reader, the
+ * evaluator and explainer, suggestions and policy tests. Runs in Node and in browsers (no file or
+ * process access).
+ * @module @netpolicy/core
+ */
 export * from './policy/types';
 export * from './formats/index';
 export * from './presets/index';
@@ -10,6 +15,10 @@ export * from './lint/index';
 export * from './trace/index';
 export * from './eval/index';
 export * from './attribution/index';
+/**
+ * The policy JSON Schema as netpolicy reads it: schemas/network-policy.schema.json without the enum
+ * of built-in preset names (`validate` checks names against the catalog in force: `unknown-preset`).
+ */
 export { policySchema } from './generated/data';
 /** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
 export { policyValidator } from './generated/validators-policy';

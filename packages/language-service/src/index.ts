@@ -2,6 +2,7 @@
  * @netpolicy/language-service: editor features for policy files as plain functions over a parsed
  * document (core's `parsePolicyDocument`) and LSP positions, returning LSP data types. No
  * connection, no file access: it runs in Node and in a browser worker alike.
+ * @module @netpolicy/language-service
  */
 export { parsePolicyDocument, type PolicyDocument } from '@netpolicy/core';
 export * from './settings';
