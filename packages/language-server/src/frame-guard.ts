@@ -28,7 +28,7 @@ export interface FrameLimits {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
-const CONTENT = Buffer.from('ontent-');
+const CONTENT = Buffer.from('content');
 /** Bytes kept, while looking for a header, in case `Content-` is split between two chunks. */
 const TAIL = CONTENT.length + 1;
 
@@ -64,10 +64,13 @@ export class FrameGuard extends Transform {
     this.buf = this.buf.length > 0 ? Buffer.concat([this.buf, chunk]) : chunk;
     try {
       this.drain();
-      done();
     } catch (e) {
-      done(e as Error);
+      // Never an error on the stream (the pipe would stop, and the server go deaf): say it, start afresh.
+      this.report(`bad input skipped (${e instanceof Error ? e.message : String(e)})`);
+      this.buf = Buffer.alloc(0);
+      this.state = 'resync';
     }
+    done();
   }
 
   override _flush(done: TransformCallback): void {
@@ -167,11 +170,12 @@ export class FrameGuard extends Transform {
   }
 }
 
-/** The offset of the first `Content-` (`C` or `c`) in `buf`, or -1. */
+/** The offset of the first `Content-` (any case) in `buf`, or -1: each `-` checked against the 7 bytes before it. */
 function headerStart(buf: Buffer): number {
-  for (let at = buf.indexOf(CONTENT, 1); at >= 1; at = buf.indexOf(CONTENT, at + 1)) {
-    const c = buf[at - 1];
-    if (c === 67 || c === 99) return at - 1;
+  for (let dash = buf.indexOf(45, CONTENT.length); dash >= 0; dash = buf.indexOf(45, dash + 1)) {
+    let k = 0;
+    while (k < CONTENT.length && (buf[dash - CONTENT.length + k] | 0x20) === CONTENT[k]) k++;
+    if (k === CONTENT.length) return dash - CONTENT.length;
   }
   return -1;
 }
