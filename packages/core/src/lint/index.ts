@@ -18,6 +18,7 @@ export type { LintContext, LintFinding, LintRule } from './types';
 export { METADATA_ADDRESSES } from './metadata-address';
 export { BROAD_PREFIX_LIMIT } from './broad-cidr';
 
+/** Every lint rule (docs/diagnostics has a page per code); findings at one pointer come in this order. */
 export const lintRules: LintRule[] = [
   cidrHostBits, duplicateRule, shadowedRule, redundantWithPreset, rulesUnusedWithDefaultAllow,
   broadCidr, metadataAddress, insecureUrl, wildcardPush, unmatchableHostPattern,
@@ -32,7 +33,9 @@ export const PER_RULE_LINT_CODES: ReadonlySet<LintCode> = new Set<LintCode>([
   'cidr-host-bits', 'broad-cidr', 'metadata-address', 'insecure-url', 'wildcard-push', 'unmatchable-host-pattern',
 ]);
 
+/** Options of `lint`: the preset catalog in force and which rules run. */
 export interface LintOptions {
+  /** The preset catalog in force (the built-in one by default). */
   catalog?: PresetCatalog;
   /** Which rules run (default all): a rule whose code is not enabled does no work. */
   enabled?: (code: LintCode) => boolean;
