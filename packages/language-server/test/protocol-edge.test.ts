@@ -173,6 +173,10 @@ describe('messages (message-gate.ts)', () => {
     expect((await s.request('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } })).error.code).toBe(-32002);
     expect((await s.request('shutdown')).error.code).toBe(-32002);
     s.send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'json', version: 1, text: '{"presets": ["nope"]}' } } });
+    // initialize's params are checked before vscode-languageserver reads them (it read params.trace of null: a TypeError, -32603).
+    for (const [params, message] of [[undefined, 'params must be an object'], [{}, 'params.capabilities is missing'], [{ processId: 'x', capabilities: {} }, 'params.processId must be an integer'], [{ capabilities: {}, trace: 'loud' }, 'params.trace must be one of "off", "messages", "verbose"']] as const) {
+      expect((await s.request('initialize', params)).error).toEqual({ code: -32602, message: `initialize: ${message}` });
+    }
     const init = await s.request('initialize', { processId: null, rootUri: null, capabilities: {} });
     expect(init.result.serverInfo.name).toBe('netpolicy-language-server');
     s.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
