@@ -31,7 +31,28 @@ describe('ResolvedNames', () => {
       });
       expect(names.toMap()).toEqual(reference);
       for (const [a, n] of reference) expect(names.namesOf(a)).toEqual(n);
+      for (const a of ['10.0.0.1', '10.0.0.2', '2001:db8::1', '10.0.0.3']) if (!reference.has(a)) expect(names.namesOf(a)).toBeUndefined();
       if (second) expect(second.toMap()).toEqual(reference);
     }), { numRuns: 300 });
+  });
+
+  it('finds every address learnt and none other among tens of thousands, after a second pass seeds them too', () => {
+    const names = new ResolvedNames();
+    const learnt = new Map<string, string>();
+    for (let i = 0; i < 30000; i++) {
+      const address = i % 3 === 0 ? `fd00:64::${i.toString(16)}` : `10.${64 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
+      const name = `db${i}.internal.example`;
+      names.learn({ protocol: 'dns', index: i, sequence: i, queryName: name, answers: [address] } as DnsObservation);
+      learnt.set(address, name);
+    }
+    for (const [address, name] of learnt) expect(names.namesOf(address)).toEqual([name]);
+    let unknown = 0;
+    for (let i = 0; i < 30000; i++) {
+      const address = i % 3 === 0 ? `fd00:32::${i.toString(16)}` : `10.${32 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
+      if (names.namesOf(address) === undefined) unknown++;
+    }
+    expect(unknown).toBe(30000);
+    const seeded = new ResolvedNames(names.toMap());
+    for (const [address, name] of learnt) expect(seeded.namesOf(address)).toEqual([name]);
   });
 });
