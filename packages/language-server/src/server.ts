@@ -6,8 +6,8 @@
  * project file `netpolicy.config.json`.
  */
 import {
-  LINT_CODES, LineIndex, PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, explain, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
-  type Diagnostic, type PolicyDocument, type Position, type PresetCatalog, type ProjectConfig, type SeverityOptions, type Policy,
+  LINT_CODES, LineIndex, PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, explain, globPatternProblem, indexSbom, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
+  type Diagnostic, type PolicyDocument, type Position, type PresetCatalog, type ProjectConfig, type SbomIndex, type SeverityOptions, type Policy,
 } from '@netpolicy/core';
 import {
   FIX_ALL_KIND, addResult, doComplete, doHover, documentSymbolSteps, emptyUsage, findDocumentLinks, formatSteps, FORMAT_REFUSED, getCodeActions,
@@ -90,6 +90,9 @@ class DocumentLines extends LineIndex {
 }
 
 /** Fire-and-forget a message to the client: a connection closed meanwhile is not an error worth more than silence. */
+/** SBOMs beside traces are read whole, up to this size. */
+const MAX_SBOM_BYTES = 64 * 1024 * 1024;
+
 function notify(sent: PromiseLike<unknown> | void): void {
   if (sent && typeof (sent as Promise<unknown>).then === 'function') (sent as Promise<unknown>).then(undefined, () => undefined);
 }
@@ -331,11 +334,13 @@ export function startServer(connection: Connection, host: ServerHost): void {
       for (const file of files) {
         if (stale()) return;
         try {
+          const sbom = await sbomBeside(file);
+          if (stale()) return;
           await explain(doc.value as Policy, host.readChunks(file), {
             catalog: folder.service.catalog, keep: false,
             onResult: (r) => {
               if (stale()) throw new Cancelled();
-              addResult(usage, file, r);
+              addResult(usage, file, r, sbom);
             },
           });
           usage.traces.push(file);
@@ -352,6 +357,29 @@ export function startServer(connection: Connection, host: ServerHost): void {
     e.usageVersion = version;
     publish(uri);
     refreshLenses();
+  }
+
+  /**
+   * The SBOM saved beside a trace (`NAME.cdx.json` beside `NAME.json`, as Fetch Job Trace saves it), indexed: the
+   * denials then name the components they fetched. Absent, unreadable or not JSON: none (a log line once).
+   */
+  async function sbomBeside(trace: string): Promise<SbomIndex | undefined> {
+    if (!host.readFile || !trusted || !/\.json$/i.test(trace) || /\.cdx\.json$/i.test(trace)) return undefined;
+    const path = trace.replace(/\.json$/i, '.cdx.json');
+    let text: string;
+    try {
+      text = await host.readFile(path, MAX_SBOM_BYTES);
+    } catch (err) {
+      // Most traces have no SBOM beside them: only a file that is there but cannot be used is said.
+      if (err instanceof FileProblem && !/no such file|not found|does not exist|ENOENT/i.test(err.problem)) logOnce(`SBOM ${path} not used: ${err.problem}`);
+      return undefined;
+    }
+    try {
+      return indexSbom(JSON.parse(text));
+    } catch {
+      logOnce(`SBOM ${path} not used: not JSON`);
+      return undefined;
+    }
   }
 
   async function readCatalog(path: string | undefined): Promise<PresetCatalog> {
@@ -459,8 +487,19 @@ export function startServer(connection: Connection, host: ServerHost): void {
           if ((SEVERITY_SETTINGS as readonly unknown[]).includes(level)) Object.defineProperty(severity, code, { value: level, enumerable: true, configurable: true, writable: true });
         }
       }
-      if (editorPatterns?.length) nextPatterns.push({ root, globs: editorPatterns });
-      else if (cfg?.filePatterns?.length) nextPatterns.push({ root: cfg.root, globs: cfg.filePatterns });
+      if (editorPatterns?.length) {
+        // A pattern that cannot be matched (too many {} alternatives) is left out, said once; the others still apply.
+        const usable = editorPatterns.filter((g) => {
+          const problem = globPatternProblem(g);
+          if (problem) {
+            const message = `netpolicy.filePatterns: ${problem}`;
+            if (!loggedOnce.has(message)) notify(connection.window.showWarningMessage(message));
+            logOnce(message);
+          }
+          return !problem;
+        });
+        if (usable.length) nextPatterns.push({ root, globs: usable });
+      } else if (cfg?.filePatterns?.length) nextPatterns.push({ root: cfg.root, globs: cfg.filePatterns });
       const traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
       nextFolders.push({ root, service: { catalog, severity, client }, traces, catalogPath });
     }

@@ -4,7 +4,7 @@
  * into code lenses (how many accesses each rule decided, the hosts seen), `unnecessary` hints on
  * rules no access used, and the denials list of the `netpolicy/denials` request.
  */
-import { accessHost, escapeControl, escapeIcons, type ExplainResult, type PolicyDocument } from '@netpolicy/core';
+import { accessHost, escapeControl, escapeIcons, type ComponentMatch, type ExplainResult, type PolicyDocument, type SbomIndex } from '@netpolicy/core';
 import { DiagnosticSeverity, DiagnosticTag, type CodeLens, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import { SOURCE } from './diagnostics';
 import { pointerRange } from './ranges';
@@ -27,6 +27,8 @@ export interface Denial {
   nearest: { rule: string; reason: string } | null;
   /** The smallest addition that allows it (explain's `{pointer, value}`). */
   fix: { pointer: string; value: unknown } | null;
+  /** The SBOM components it fetched (with an SBOM beside the trace), strongest match first; absent otherwise. */
+  components?: ComponentMatch[];
 }
 
 /** What the configured traces say about the open policy: accesses per deciding rule, and the denials (bounded). */
@@ -53,7 +55,7 @@ function hostOf(r: ExplainResult): string {
 }
 
 /** Adds one explained access of `trace` to the usage (bounded: at most a few hosts per rule and 1,000 denials). */
-export function addResult(usage: TraceUsage, trace: string, r: ExplainResult): void {
+export function addResult(usage: TraceUsage, trace: string, r: ExplainResult, sbom?: SbomIndex): void {
   usage.observations++;
   if (r.model.verdict === 'none') return;
   const rule = r.model.rule ?? 'default';
@@ -69,6 +71,11 @@ export function addResult(usage: TraceUsage, trace: string, r: ExplainResult): v
       nearest: r.nearMiss ? { rule: r.nearMiss.rule, reason: r.nearMiss.reasons.map((x) => x.message).join('; ') } : null,
       fix: r.fix && r.fix.kind !== 'job' ? { pointer: r.fix.pointer, value: r.fix.value } : null,
     });
+    if (sbom && r.access) {
+      const o = r.observation as { remoteUrl?: unknown };
+      const found = sbom.attribute(r.access, typeof o.remoteUrl === 'string' ? o.remoteUrl : undefined);
+      if (found.length) usage.denials[usage.denials.length - 1].components = found.slice(0, 5);
+    }
   }
 }
 
