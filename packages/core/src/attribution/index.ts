@@ -7,6 +7,7 @@ export { claimsOfUrl, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-f
 export { repoKey, repoKeyOfUrl } from './repo-key';
 export { MATCH_KINDS, type MatchKind, type ComponentMatch, type Claim, type Ecosystem } from './types';
 export {
-  ociPullOf, ociDigest, PullCollector, newestPublication, ownRepositories, provenanceEntry, provenanceCounts, CONTENT_DIGEST_MEMBERS, SEQUENCES_KEPT,
+  ociPullOf, ociBlobPullOf, ociDigest, PullCollector, newestPublication, ownRepositories, provenanceEntry, provenanceCounts, CONTENT_DIGEST_MEMBERS, SEQUENCES_KEPT,
   type OciPull, type PulledArtifact, type ArtifactLookup, type PublicationSummary, type ProvenanceEntry, type ProvenanceCounts,
 } from './provenance';
+export { resultProvenance, ResultProvenanceIndex, BLOB_NOT_LOOKED_UP, type ResultArtifact, type ResultPublication, type ResultProvenance } from './result-provenance';

@@ -48,13 +48,23 @@ function decoded(text: string): string {
   }
 }
 
+/** A successful GET of `/v2/NAME/ENDPOINT/REFERENCE` (`ociGetOf`). */
+interface OciGet {
+  host: string;
+  scheme: string;
+  port: number;
+  /** NAME as sent (not decoded). */
+  name: string;
+  /** REFERENCE as sent (not decoded), one segment. */
+  reference: string;
+}
+
 /**
- * The OCI pull an observation shows: a GET (or an HTTP request without a recorded method) of
- * `/v2/NAME/manifests/REFERENCE` that the job's network layer did not deny and that did not fail
- * (no status, or one below 400). HEAD requests fetch no manifest; blobs are not artifacts of the
- * service (its kinds are manifests, indexes and CI caches).
+ * The registry request an observation shows when the job fetched something from `endpoint`: a GET
+ * (or an HTTP request without a recorded method) of `/v2/NAME/ENDPOINT/REFERENCE` that the job's
+ * network layer did not deny and that did not fail (no status, or one below 400).
  */
-export function ociPullOf(o: AnyObservation): OciPull | undefined {
+function ociGetOf(o: AnyObservation, endpoint: 'manifests' | 'blobs'): OciGet | undefined {
   if (o.protocol !== 'http') return undefined;
   const h = o as AnyObservation & { method?: unknown; url?: unknown; denied?: unknown; statusCode?: unknown };
   if (h.denied === true || typeof h.url !== 'string') return undefined;
@@ -65,11 +75,23 @@ export function ociPullOf(o: AnyObservation): OciPull | undefined {
   const name = ociRepository(u.path);
   if (name === undefined || name === '') return undefined;
   const rest = u.path.slice(4 + name.length + 1); // after `/v2/NAME/`
-  if (!rest.startsWith('manifests/')) return undefined;
-  const ref = rest.slice('manifests/'.length);
-  if (ref === '' || ref.includes('/')) return undefined;
-  const reference = decoded(ref);
-  const registry = u.port === defaultPort(u.scheme) ? u.host : `${u.host.includes(':') ? `[${u.host}]` : u.host}:${u.port}`;
+  if (!rest.startsWith(`${endpoint}/`)) return undefined;
+  const reference = rest.slice(endpoint.length + 1);
+  if (reference === '' || reference.includes('/')) return undefined;
+  return { host: u.host, scheme: u.scheme, port: u.port, name, reference };
+}
+
+/**
+ * The OCI pull an observation shows: a GET (or an HTTP request without a recorded method) of
+ * `/v2/NAME/manifests/REFERENCE` that the job's network layer did not deny and that did not fail
+ * (no status, or one below 400). HEAD requests fetch no manifest; blobs are not artifacts of the
+ * service (its kinds are manifests, indexes and CI caches).
+ */
+export function ociPullOf(o: AnyObservation): OciPull | undefined {
+  const get = ociGetOf(o, 'manifests');
+  if (get === undefined) return undefined;
+  const reference = decoded(get.reference);
+  const registry = get.port === defaultPort(get.scheme) ? get.host : `${get.host.includes(':') ? `[${get.host}]` : get.host}:${get.port}`;
   let digest = ociDigest(reference);
   if (digest === undefined && o.extra !== undefined) {
     for (const m of CONTENT_DIGEST_MEMBERS) {
@@ -77,7 +99,18 @@ export function ociPullOf(o: AnyObservation): OciPull | undefined {
       if (digest !== undefined) break;
     }
   }
-  return { sequence: o.sequence, registry, repository: decoded(name), reference, ...(digest !== undefined ? { digest } : {}) };
+  return { sequence: o.sequence, registry, repository: decoded(get.name), reference, ...(digest !== undefined ? { digest } : {}) };
+}
+
+/**
+ * The digest of the blob (a layer, an image config) an observation pulled: a GET of
+ * `/v2/NAME/blobs/DIGEST` read as `ociPullOf` reads a manifest pull. Undefined for anything else,
+ * a blob named by something that is not a digest included. The service records no blobs: explain
+ * says so on such a result (`ResultProvenanceIndex`).
+ */
+export function ociBlobPullOf(o: AnyObservation): string | undefined {
+  const get = ociGetOf(o, 'blobs');
+  return get === undefined ? undefined : ociDigest(decoded(get.reference));
 }
 
 /** A manifest or index the job pulled (one per digest), as first pulled. */
