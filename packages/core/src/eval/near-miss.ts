@@ -173,19 +173,41 @@ class RelatedIndex {
     for (const e of rules.ssh) this.ssh.add(e.host, e);
   }
 
-  /** Connection rules that may relate to an access: by name, by address, address rules on the port. */
-  conns(names: readonly string[], remoteIp: string | undefined, port: number): ConnEntry[] {
-    const out = new Set<ConnEntry>(this.unnamed);
-    for (const n of names) for (const e of this.names.related(normaliseHost(n))) out.add(e);
+  /**
+   * Connection rules that may relate to an access: by name, by address, address rules on the
+   * port; sorted by order (ties in that order of finding). The address rules of a port (hundreds
+   * in a policy of many databases) are already in order: they are merged with the few others,
+   * not hashed into a set and sorted with them for every denied connection.
+   */
+  conns(names: readonly string[], remoteIp: string | undefined, port: number): readonly ConnEntry[] {
+    const found: ConnEntry[] = this.unnamed.slice();
+    for (const n of names) for (const e of this.names.related(normaliseHost(n))) found.push(e);
     const address = addressOf(remoteIp);
-    if (address) {
-      const containing: ConnEntry[] = [];
-      this.cidrs.lookup(address, containing);
-      for (const e of containing) out.add(e);
+    if (address) this.cidrs.lookup(address, found);
+    // The first finding of each rule, in order of finding, then sorted (stable: ties keep it).
+    const few = found.length > 1 ? distinct(found).sort((x, y) => x.order - y.order) : found;
+    const byPort = this.cidrOnlyByPort.get(port);
+    if (byPort === undefined) return few;
+    if (few.length === 0) return byPort;
+    const out: ConnEntry[] = [];
+    const inFew = few.length > 32 ? new Set(few) : undefined;
+    let i = 0;
+    for (const e of byPort) {
+      if (inFew ? inFew.has(e) : few.includes(e)) continue; // found already: its place is its first finding's
+      while (i < few.length && few[i].order <= e.order) out.push(few[i++]);
+      out.push(e);
     }
-    for (const e of this.cidrOnlyByPort.get(port) ?? []) out.add(e);
-    return [...out].sort((x, y) => x.order - y.order);
+    while (i < few.length) out.push(few[i++]);
+    return out;
   }
+}
+
+/** The items of `list` without repeats, each at its first place. */
+function distinct<T>(list: readonly T[]): T[] {
+  if (list.length > 32) return [...new Set(list)];
+  const out: T[] = [];
+  for (const x of list) if (!out.includes(x)) out.push(x);
+  return out;
 }
 
 const indexes = new WeakMap<PolicyRules, RelatedIndex>();
