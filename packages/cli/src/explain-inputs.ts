@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { indexSbom, isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type SbomIndex, type TraceHeader } from '@netpolicy/core';
-import { EXIT, readTextFile, UsageError } from './io';
+import { EXIT, readBounded, readFailure, readTextFile, UsageError } from './io';
 import { readInput, shownName } from './report-output';
 
 /** Reads and validates a policy file; any error diagnostic makes it unusable (exit 2, messages on stderr). */
@@ -161,6 +161,29 @@ export async function readTrace(input: TraceInput, onObservation: (o: AnyObserva
   } catch (error) {
     if (error instanceof TraceError) throw new UsageError(`${input.name}: ${error.message}`);
     throw error;
+  }
+}
+
+/**
+ * A trace that can be read only once (`-`, a FIFO, `<(…)`), read into memory so that it can be read
+ * twice (explain --provenance: the digests first, then the explanation). Bounded as every text
+ * input is (MAX_TEXT_INPUT_BYTES); decoded as the streaming reader decodes (a malformed byte is
+ * U+FFFD, as `readTrace` of the stream would read it), and named as it would be in messages.
+ */
+export function traceIntoMemory(path: string): TraceText {
+  if (path === '-') return { name: 'standard input', text: readBounded(0, 'standard input').toString('utf8') };
+  // A blocking open, as the streaming reader's (`fileText`): a FIFO's writer may write everything
+  // and close as soon as a reader appears, which a first non-blocking open (`openInput`) would be.
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${readFailure(error)}`);
+  }
+  try {
+    return { name: path, text: readBounded(fd, path).toString('utf8') };
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -6,7 +6,7 @@
  * reported on its artifact, never fatal.
  */
 import { ApiError, NetpolicyError, PROBLEM_TYPES, type ArtifactKind, type DigestAlgorithm, type NetpolicyClient } from '@netpolicy/client';
-import { clipped, provenanceCounts, provenanceEntry, type ArtifactLookup, type ProvenanceCounts, type ProvenanceEntry, type PullCollector, type PulledArtifact } from '@netpolicy/core';
+import { clipped, provenanceCounts, provenanceEntry, ResultProvenanceIndex, type ArtifactLookup, type ResultProvenance, type ProvenanceCounts, type ExplainResult, type ProvenanceEntry, type PullCollector, type PulledArtifact } from '@netpolicy/core';
 import { paint } from './io';
 
 export const DEFAULT_PROVENANCE_LIMIT = 50;
@@ -83,11 +83,13 @@ function lookupFailure(error: NetpolicyError): string {
   return detail && !error.message.includes(detail) ? `${error.message}: ${detail}` : error.message;
 }
 
-/** The report's provenance: an entry per pulled artifact, and the counts. */
+/** The report's provenance: an entry per pulled artifact, the counts, and each result's member. */
 export interface Provenance {
   entries: ProvenanceEntry[];
   counts: ProvenanceCounts;
   limit: number;
+  /** The `provenance` member of each result that pulled an OCI manifest, index or blob by digest. */
+  perResult: ResultProvenanceIndex;
 }
 
 /** Looks up what `pulls` gathered and makes the report's entries (`isOwn` judges a publication's repository). */
@@ -95,7 +97,7 @@ export async function provenanceOf(pulls: PullCollector, lookups: ProvenanceLook
   const artifacts = pulls.artifacts();
   const found = await lookups.lookUp(artifacts);
   const entries = artifacts.map((a, i) => provenanceEntry(a, found[i], isOwn));
-  return { entries, counts: provenanceCounts(entries, pulls), limit: lookups.limit };
+  return { entries, counts: provenanceCounts(entries, pulls), limit: lookups.limit, perResult: new ResultProvenanceIndex(entries, pulls.maxArtifacts) };
 }
 
 // ---- reports ----------------------------------------------------------------------------------
@@ -104,6 +106,25 @@ export async function provenanceOf(pulls: PullCollector, lookups: ProvenanceLook
 export function provenanceJson(p: Provenance): string {
   if (p.entries.length === 0) return '"provenance": []';
   return `"provenance": [\n${p.entries.map((e) => `    ${JSON.stringify(e)}`).join(',\n')}\n  ]`;
+}
+
+/**
+ * The JSON text of results' `provenance` members: one text per digest (each pull of a digest has
+ * the same member object), so a digest pulled a thousand times is serialised once.
+ */
+export class ResultProvenanceJson {
+  private readonly texts = new Map<ResultProvenance, string>();
+
+  constructor(private readonly provenance: Provenance) {}
+
+  /** `,"provenance":{...}` for a result that pulled an OCI artifact by digest, else ''. */
+  member(r: ExplainResult): string {
+    const p = this.provenance.perResult.of(r.observation);
+    if (p === undefined) return '';
+    let text = this.texts.get(p);
+    if (text === undefined) this.texts.set(p, (text = `,"provenance":${JSON.stringify(p)}`));
+    return text;
+  }
 }
 
 /** The summary's `provenance` member. */
@@ -132,6 +153,20 @@ function publishedAs(x: ProvenanceEntry): string | undefined {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A result's provenance in one line (the text report's `provenance:` line, the Markdown report's
+ * Provenance cell, before escaping): undefined when the result pulled no OCI artifact by digest.
+ */
+export function resultProvenanceLine(p: Provenance, r: ExplainResult): string | undefined {
+  const x = p.perResult.of(r.observation);
+  if (x === undefined) return undefined;
+  if ('error' in x) return x.error;
+  const pub = x.publication;
+  if (pub === null) return `the service knows this ${x.artifact.kind} but no publication of it`;
+  const j = pub.job;
+  return `newest publication ${pub.acceptedAt} by ${j.provider || '?'} ${j.repository || '?'} job ${j.jobId || '?'} (${pub.own ? 'your repository' : 'not your repository'})`;
+}
 
 /** The headline's parts: how many came from where, how many could not be told. */
 function countsLine(c: ProvenanceCounts): string {

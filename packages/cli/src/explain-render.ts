@@ -3,7 +3,7 @@ import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type E
 import { paint } from './io';
 import { clipped } from './escape';
 import { componentsJson, type Attribution } from './explain-components';
-import { provenanceCountsJson, provenanceJson, provenanceMarkdown, provenanceText, type Provenance } from './explain-provenance';
+import { provenanceCountsJson, provenanceJson, provenanceMarkdown, provenanceText, resultProvenanceLine, ResultProvenanceJson, type Provenance } from './explain-provenance';
 
 /**
  * Outside text in a line of the text or Markdown report: control characters escaped, cut at 2,000
@@ -141,11 +141,18 @@ export function renderText(report: ExplainReport, digest: ReportDigest, color: b
   const out: string[] = [c.gray(LEGEND), ''];
   const head = (g: Group, mark: string, extra?: string) =>
     `  ${mark} ${c.bold(e(g.destination))}${g.count > 1 ? c.gray(`  ×${g.count}`) : ''}  ${c.gray(`(sequence ${sequences(g)}${extra ? `; ${e(extra)}` : ''})`)}`;
+  // --provenance: a denial that pulled by digest gets its own line (the section below lists every
+  // artifact pulled; a request the job was denied pulled nothing, and allowed ones are only counted).
+  const provenanceLine = (r: ExplainResult) => {
+    const line = provenance ? resultProvenanceLine(provenance, r) : undefined;
+    if (line !== undefined) out.push(`      provenance: ${e(line)}`);
+  };
   const denial = (g: Group, mark: string, recordedNote: boolean) => {
     const r = g.first;
     const note = recordedNote ? (r.recorded.verdict === 'none' ? 'no recorded verdict' : r.recorded.reason ? `recorded: ${r.recorded.reason}` : undefined) : undefined;
     out.push(head(g, mark, note));
     if (attribution) out.push(`      ${attribution.textLine(r)}`);
+    provenanceLine(r);
     if (!r.model.certain) out.push(`      ${c.yellow('uncertain')}: an enabled preset with unknown contents might allow it`);
     if (r.nearMiss) out.push(`      nearest rule: ${c.cyan(rule(r.nearMiss.rule))}: ${e(r.nearMiss.message)}`);
     else out.push('      nearest rule: none names this destination');
@@ -217,13 +224,14 @@ export function renderMarkdown(report: ExplainReport, digest: ReportDigest, attr
   const out: string[] = ['## Network policy: explain', ''];
   out.push(`**${s.denied} denied**, ${s.allowed} allowed, ${s.observations} observations, ${s.disagreements} disagreement${s.disagreements === 1 ? '' : 's'} with the recorded verdicts.`, '');
   if (digest.deniedCount) {
-    out.push('### Denied', '', `| Destination | Count | Recorded vs model | Nearest rule | Fix |${attribution ? ' Component |' : ''}`, `|---|---|---|---|---|${attribution ? '---|' : ''}`);
+    out.push('### Denied', '', `| Destination | Count | Recorded vs model | Nearest rule | Fix |${attribution ? ' Component |' : ''}${provenance ? ' Provenance |' : ''}`, `|---|---|---|---|---|${attribution ? '---|' : ''}${provenance ? '---|' : ''}`);
     for (const g of [...sortedGroups(digest.denied), ...sortedGroups(digest.performed)]) {
       const r = g.first;
       const near = r.nearMiss ? `\`${r.nearMiss.rule}\`: ${md(r.nearMiss.message)}` : '';
       const w = r.nearMiss?.widen;
       const fix = [w ? `widen: add to \`${w.pointer.replace(/\/-$/, '')}\`: \`${md(JSON.stringify(w.value))}\`` : '', markdownFix(r.fix, !!w)].filter(Boolean).join('<br>');
-      out.push(`| \`${md(g.destination)}\` | ${g.count} | ${md(verdictSentence(r))} | ${near} | ${fix} |${attribution ? ` ${attribution.markdownCell(r, md)} |` : ''}`);
+      const origin = provenance ? resultProvenanceLine(provenance, r) : undefined;
+      out.push(`| \`${md(g.destination)}\` | ${g.count} | ${md(verdictSentence(r))} | ${near} | ${fix} |${attribution ? ` ${attribution.markdownCell(r, md)} |` : ''}${provenance ? ` ${origin !== undefined ? md(origin) : ''} |` : ''}`);
     }
     out.push('');
   }
@@ -267,12 +275,12 @@ function shared(value: object | null): string {
  * test): no intermediate object per result, and the fix and near miss of a destination
  * serialised once.
  */
-export function resultJson(r: ExplainResult, components?: string): string {
+export function resultJson(r: ExplainResult, components?: string, provenance = ''): string {
   const rec = r.recorded, m = r.model;
   return `{"sequence":${JSON.stringify(r.sequence)},"protocol":${str(r.protocol)},"destination":${str(r.destination)},`
     + `"recorded":{"verdict":"${rec.verdict}","reason":${str(rec.reason)},"rule":${str(rec.rule)}},`
     + `"model":{"verdict":"${m.verdict}","rule":${str(m.rule)},"certain":${m.certain}},"agrees":${r.agrees},`
-    + `"fix":${shared(r.fix)},"nearMiss":${shared(r.nearMiss)}${r.reliesOnDefault ? ',"reliesOnDefault":true' : ''}${components !== undefined ? `,"components":${components}` : ''}}`;
+    + `"fix":${shared(r.fix)},"nearMiss":${shared(r.nearMiss)}${r.reliesOnDefault ? ',"reliesOnDefault":true' : ''}${components !== undefined ? `,"components":${components}` : ''}${provenance}}`;
 }
 
 /** Where JSON text goes: stdout, or a spool while it is not yet known whether the pass counts. */
@@ -290,12 +298,20 @@ export class JsonReportWriter {
   private pending = '{\n  "results": [';
   private count = 0;
 
-  /** `attribution` (`--sbom`): each result gains `components`, the summary the counts per component. */
-  constructor(private readonly sink: TextSink, private readonly attribution?: Attribution) {}
+  private readonly provenanceMembers: ResultProvenanceJson | undefined;
+
+  /**
+   * `attribution` (`--sbom`): each result gains `components`, the summary the counts per component.
+   * `provenance` (`--provenance`, looked up before the first result): each result that pulled an
+   * OCI artifact by digest gains `provenance`; `end` writes the counts and the top-level array.
+   */
+  constructor(private readonly sink: TextSink, private readonly attribution?: Attribution, private readonly provenance?: Provenance) {
+    this.provenanceMembers = provenance ? new ResultProvenanceJson(provenance) : undefined;
+  }
 
   add(r: ExplainResult): void {
     const components = this.attribution ? componentsJson(this.attribution.add(r)) : undefined;
-    this.pending += `${this.count++ ? ',' : ''}\n    ${resultJson(r, components)}`;
+    this.pending += `${this.count++ ? ',' : ''}\n    ${resultJson(r, components, this.provenanceMembers?.member(r))}`;
     if (this.pending.length >= FLUSH_AT) this.flush();
   }
 
@@ -308,7 +324,8 @@ export class JsonReportWriter {
    * Closes the array and writes the summary; with `provenance` (`--provenance`), the summary's
    * `provenance` counts and the top-level `provenance` array after it.
    */
-  end(s: ExplainReport['summary'], provenance?: Provenance): void {
+  end(s: ExplainReport['summary']): void {
+    const provenance = this.provenance;
     const summary = { observations: s.observations, allowed: s.allowed, denied: s.denied, disagreements: s.disagreements, none: s.none, uncertain: s.uncertain, reliesOnDefault: s.reliesOnDefault };
     let text = JSON.stringify(summary);
     if (this.attribution) text = `${text.slice(0, -1)},${this.attribution.summaryJson()}}`;

@@ -3,11 +3,13 @@
  * --job-id [--sbom service]` (the trace and SBOM from the service), against `netpolicy serve` on
  * 127.0.0.1 over a copy of fixtures/service with a job that pulls images.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, exited, root, run, spawnServe, type ServeProcess } from './fetch-cli-helpers';
+import { bin, ensureBuilt, exited, root, run, spawnServe, type ServeProcess } from './fetch-cli-helpers';
 
 const D = {
   amd64: 'e05c85fd17a3e3eb528839e2a2f2c75b0638c55fef02c6c7911beec10f064c80',
@@ -195,7 +197,8 @@ describe('explain --provenance', () => {
       publications: [{ ...toolRecord.publications[0], job: { id: 'j\u001b[0m', provider: toolRecord.publications[0].job.provider }, metadata: { ...toolRecord.publications[0].metadata, repository: evil, reference: 'r\u001b]0;title\u0007' } }],
     }));
     const t = deployTrace();
-    t.observations = [{ ...t.observations[1], url: `${REG}/manifests/sha256:${digest}` }];
+    // The second pull is a denial: its provenance line (text) and cell (Markdown) too.
+    t.observations = [{ ...t.observations[1], url: `${REG}/manifests/sha256:${digest}` }, { ...t.observations[1], sequence: 3, url: `https://ghcr.example.com/v2/x/manifests/sha256:${digest}` }];
     const trace = join(data, 'trace-evil.json');
     writeFileSync(trace, JSON.stringify(t));
     for (const format of ['text', 'markdown']) {
@@ -203,10 +206,12 @@ describe('explain --provenance', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
       expect(r.stdout).toContain('evil\\u001b[31m/x');
+      expect(r.stdout).toContain('newest publication 2025-10-01T00:00:00Z by ciprovider other/tool job 55 (not your repository)');
     }
     const json = JSON.parse((await run(['explain', '--policy', policy, '--trace', trace, '--provenance', '--format', 'json'], env())).stdout);
     expect(json.provenance[0].publication).toMatchObject({ repository: evil, reference: 'r\u001b]0;title\u0007', job: { id: 'j\u001b[0m' } });
     expect(json.provenance[0].artifact.id).toBe('art-evil\u001b[2J');
+    expect(json.results[1].provenance.publication).toMatchObject({ repository: evil, job: { id: 'j\u001b[0m' } });
   });
 
   it('refuses what cannot work, before any request (exit 2)', async () => {
@@ -227,6 +232,134 @@ describe('explain --provenance', () => {
       expect(r.stderr).toMatch(message);
       expect(requests).toBe(0);
     }
+  });
+});
+
+describe('explain --provenance: each result\'s provenance member', () => {
+  /** The deploy trace with accesses that are no OCI pull: a package download, a TCP connection, DNS. */
+  function mixedTrace() {
+    const t = deployTrace();
+    const o = t.observations;
+    const base = { observed_at: '2026-01-05T10:00:01Z', remote_ip: '192.0.2.20' };
+    o.push({ ...base, protocol: 'http', sequence: o.length + 1, method: 'GET', url: 'https://registry.npmjs.org/express/-/express-4.21.2.tgz', status_code: 200, denied: false });
+    o.push({ ...base, protocol: 'tcp', sequence: o.length + 1, remote_port: 5432, denied: false });
+    o.push({ observed_at: '2026-01-05T10:00:02Z', protocol: 'dns', sequence: o.length + 1, query: 'db.example.com', type: 'A', answers: ['192.0.2.20'] });
+    // A blob by digest (a layer), and a HEAD of a manifest (no pull).
+    o.push({ ...base, protocol: 'http', sequence: o.length + 1, method: 'GET', url: `${REG}/blobs/sha256:${D.tool}`, status_code: 307, denied: false });
+    o.push({ ...base, protocol: 'http', sequence: o.length + 1, method: 'HEAD', url: `${REG}/manifests/sha256:${D.amd64}`, status_code: 200, denied: false });
+    return t;
+  }
+  let mixed: string;
+  beforeAll(() => {
+    mixed = join(data, 'trace-mixed.json');
+    writeFileSync(mixed, JSON.stringify(mixedTrace()));
+  });
+  const explainJson = async (args: string[]) => {
+    const r = await run(['explain', '--policy', policy, '--format', 'json', ...args], env());
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout) as { results: Entry[]; summary: Entry; provenance: Entry[] };
+  };
+  const bySequence = (report: { results: Entry[] }) => new Map(report.results.map((x) => [x.sequence, x.provenance]));
+  const BLOB = 'not looked up: a blob (a layer or image config); the service records manifests and indexes';
+
+  it('is the artifact and newest publication of its digest\'s entry, or an error; absent where nothing was pulled by digest', async () => {
+    const report = await explainJson(['--trace', mixed, '--provenance']);
+    const p = bySequence(report);
+    const entry = byDigest(report);
+    const found = (digest: string) => {
+      const e = entry.get(digest)!;
+      return { artifact: { digest, ...e.artifact }, publication: { ...e.publication, own: e.own } };
+    };
+    expect(p.get(2)).toEqual({
+      artifact: { digest: `sha256:${D.amd64}`, kind: 'oci_manifest', id: 'art-amd64', publications: 2 },
+      publication: { acceptedAt: '2025-11-06T08:01:12Z', job: { provider: 'ciprovider', repository: 'acme/webapp', jobId: '1004', id: 'job-6c2a91' }, registry: 'registry.example.com', repository: 'acme/webapp', reference: 'latest-amd64', own: false },
+    });
+    expect(p.get(4)).toEqual(p.get(2)); // the digest's second pull
+    expect(p.get(1)).toEqual(found(`sha256:${D.index}`)); // a tag, by the digest the trace recorded
+    expect(p.get(1).artifact.kind).toBe('oci_index');
+    expect(p.get(5)).toEqual(found(`sha256:${D.tool}`));
+    expect(p.get(10)).toEqual(found(`sha256:${D.arm64}`));
+    expect(p.get(6)).toEqual({ error: `lookup failed: ${entry.get(`sha512:${D.invalid512}`)!.error}` });
+    expect(p.get(6).error).toMatch(/^lookup failed: .*503/);
+    expect(p.get(7)).toEqual({ error: 'the service has no record of this digest as an OCI manifest or index' });
+    expect(p.get(3)).toEqual({ error: BLOB }); // a layer by digest
+    expect(p.get(14)).toEqual({ error: BLOB });
+    // A tag without a recorded digest, a denied pull, a package download, TCP, DNS, a HEAD: no member.
+    for (const seq of [8, 9, 11, 12, 13, 15]) expect({ seq, has: report.results.find((x) => x.sequence === seq)!.hasOwnProperty('provenance') }).toEqual({ seq, has: false });
+    expect(report.results).toHaveLength(15);
+  });
+
+  it('says why when the lookup was skipped (the limit, an earlier failure that every lookup shares)', async () => {
+    const p = bySequence(await explainJson(['--trace', mixed, '--provenance', '--provenance-limit', '2']));
+    expect(p.get(1)).toHaveProperty('artifact');
+    expect(p.get(2)).toHaveProperty('artifact');
+    for (const seq of [5, 6, 7, 10]) expect(p.get(seq)).toEqual({ error: 'not looked up: over --provenance-limit 2' });
+    const r = await run(['explain', '--policy', policy, '--format', 'json', '--trace', mixed, '--provenance'], env('demo-token-expired'));
+    const q = bySequence(JSON.parse(r.stdout));
+    const errors = [1, 2, 4, 5, 6, 7, 10].map((seq) => q.get(seq).error as string);
+    expect(errors.some((x) => /^lookup failed: .*(401|expired)/i.test(x))).toBe(true);
+    expect(errors.every((x) => /^lookup failed: .*(401|expired)/i.test(x) || x.startsWith('not looked up: an earlier lookup failed'))).toBe(true);
+    expect(errors.at(-1)).toMatch(/^not looked up: an earlier lookup failed/);
+  });
+
+  it('leaves the rest of the JSON report as it is without --provenance', async () => {
+    for (const only of ['all', 'denied']) {
+      const plain = await explainJson(['--trace', mixed, '--only', only]);
+      const withProvenance = await explainJson(['--trace', mixed, '--only', only, '--provenance']);
+      expect(withProvenance.results.map(({ provenance: _p, ...rest }) => rest)).toEqual(plain.results);
+      const { provenance: _counts, ...summary } = withProvenance.summary;
+      expect(summary).toEqual(plain.summary);
+      expect(Object.keys(withProvenance)).toEqual(['results', 'summary', 'provenance']);
+    }
+  });
+
+  it('reads a trace on standard input or from a FIFO into memory: the report of the same trace as a file', async () => {
+    const fromFile = await run(['explain', '--policy', policy, '--format', 'json', '--trace', mixed, '--provenance'], env());
+    const timeless = (text: string) => JSON.parse(text.replace(/ in \d+(\.\d+)? s/g, ' in … s'));
+    /** explain --trace `trace`, with the trace file written to its stdin, or to `fifo` once started. */
+    const explainOnce = async (trace: string, fifo?: string) => {
+      const child = spawn(process.execPath, [bin, 'explain', '--policy', policy, '--format', 'json', '--trace', trace, '--provenance'], {
+        env: { PATH: process.env.PATH, NETPOLICY_RETRY_BASE_MS: '1', ...env() }, stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '', stderr = '';
+      child.stdout.on('data', (c) => (stdout += c));
+      child.stderr.on('data', (c) => (stderr += c));
+      if (fifo) { child.stdin.end(); await writeFile(fifo, readFileSync(mixed)); } else child.stdin.end(readFileSync(mixed));
+      return { code: (await exited(child)).code, stdout, stderr };
+    };
+    const stdin = await explainOnce('-');
+    expect(stdin.code).toBe(0);
+    // The trace's DNS answer comes after the connection it names: read twice, no warning about it.
+    expect(stdin.stderr).not.toContain('DNS answers arrived after connections');
+    expect(timeless(stdin.stdout)).toEqual(timeless(fromFile.stdout));
+    expect(bySequence(JSON.parse(stdin.stdout)).get(2)).toHaveProperty('publication.job.jobId', '1004');
+    const fifo = join(data, 'trace.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const fromFifo = await explainOnce(fifo, fifo);
+    expect(fromFifo.code).toBe(0);
+    expect(timeless(fromFifo.stdout)).toEqual(timeless(fromFile.stdout));
+  });
+
+  it('text: a provenance line under each shown access that pulled by digest; Markdown: a Provenance column', async () => {
+    const text = await run(['explain', '--policy', policy, '--trace', mixed, '--provenance', '--own-repo', 'other/*'], env());
+    expect(text.code).toBe(0);
+    // ghcr.example.com is not in the policy: its pulls are denials, each with the provenance of what it pulled.
+    const denial = (digest: string) => text.stdout.split('\n\n').find((b) => b.includes(`/manifests/sha256:${digest}`) && b.includes('nearest rule'))!;
+    expect(denial(D.tool)).toContain('      provenance: newest publication 2025-10-01T00:00:00Z by ciprovider other/tool job 55 (your repository)\n');
+    expect(denial(D.unknown)).toContain('      provenance: the service has no record of this digest as an OCI manifest or index\n');
+    expect(text.stdout).toContain('Provenance of pulled images: 6 artifacts'); // the section stays
+    expect(text.stdout).not.toMatch(/registry\.npmjs\.org[^\n]*\n(?: {6}[^\n]*\n)*? {6}provenance:/);
+    const md = await run(['explain', '--policy', policy, '--trace', mixed, '--provenance', '--format', 'markdown'], env());
+    expect(md.code).toBe(0);
+    const head = md.stdout.split('\n').find((l) => l.startsWith('| Destination |'))!;
+    expect(head).toBe('| Destination | Count | Recorded vs model | Nearest rule | Fix | Provenance |');
+    const row = md.stdout.split('\n').find((l) => l.startsWith(`| \`GET https://ghcr.example.com/v2/other/tool/manifests/sha256:${D.tool}\``))!;
+    expect(row).toMatch(/\| newest publication 2025-10-01T00:00:00Z by ciprovider other\/tool job 55 \(not your repository\) \|$/);
+    const npm = md.stdout.split('\n').find((l) => l.includes('registry.npmjs.org'))!;
+    expect(npm).toMatch(/\|  \|$/); // an empty Provenance cell
+    // Without --provenance: no column.
+    const plain = await run(['explain', '--policy', policy, '--trace', mixed, '--format', 'markdown'], env());
+    expect(plain.stdout).toContain('| Destination | Count | Recorded vs model | Nearest rule | Fix |\n');
   });
 });
 

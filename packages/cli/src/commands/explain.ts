@@ -8,7 +8,7 @@ import type { NetpolicyClient } from '@netpolicy/client';
 import type { Command } from '../command';
 import { checkWriteBack, drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
 import { presetCatalogOption } from '../presets-option';
-import { loadPolicy, loadSbom, readTrace, sbomOfValue, type TraceInput } from '../explain-inputs';
+import { loadPolicy, loadSbom, readTrace, sbomOfValue, traceIntoMemory, type TraceInput } from '../explain-inputs';
 import { Attribution } from '../explain-components';
 import { DEFAULT_PROVENANCE_LIMIT, ProvenanceLookups, provenanceOf, type Provenance } from '../explain-provenance';
 import { baseUrlOf, makeClient, reportServiceError, SERVICE_ENVIRONMENT, tokenOf, TOKEN_REFUSED } from '../service-client';
@@ -40,7 +40,7 @@ published each OCI manifest or index the job pulled. The token comes from NETPOL
     'fail-on': { type: 'string', multiple: true, choices: ['denied', 'disagreement'], help: 'Exit 1 when the model denies an access / disagrees with the trace.' },
     apply: { type: 'boolean', help: 'Write the fixes of the denials into the policy file (keeping its formatting and comments; refused for a read-only file, a FIFO or standard input; nothing written if the file changed meanwhile), print the diff. A plain-http request to a software source gets the https rule, with a note that the job should use https.' },
     sbom: { type: 'string', value: 'FILE|service', help: 'The job\'s CycloneDX 1.7 SBOM (JSON, as netpolicy fetch sbom writes it): each result names the SBOM components its access fetched (docs/attribution.md), and the summary counts denials per component; - reads stdin; `service` fetches the SBOM of the job given by --repo and --job-id (a file named service: ./service).' },
-    provenance: { type: 'boolean', help: 'For each OCI manifest or index the job pulled by digest (or by a tag whose digest the trace records), ask the service\'s artifacts operation for its newest publication: the job that published it, when, and whether that job ran in your repository (the trace\'s own, or --own-repo). A failed lookup is reported on its artifact. Not with --format github.' },
+    provenance: { type: 'boolean', help: 'For each OCI manifest or index the job pulled by digest (or by a tag whose digest the trace records), ask the service\'s artifacts operation for its newest publication: the job that published it, when, and whether that job ran in your repository (the trace\'s own, or --own-repo). Each result that pulled one carries it, and a section lists them all; a failed lookup is reported on its artifact and its results. Not with --format github.' },
     'provenance-limit': { type: 'string', value: 'N', help: `With --provenance: look up at most N artifacts (each at most once; the rest are listed as not looked up). Default: ${DEFAULT_PROVENANCE_LIMIT}.` },
     'own-repo': { type: 'string', value: 'OWNER/REPO', multiple: true, help: 'With --provenance: a repository (or repository pattern, such as acme/*) whose publications count as your own, besides the trace\'s own repository.' },
     'base-url': { type: 'string', value: 'URL', help: 'Service base URL for --repo/--job-id and --provenance (default: $NETPOLICY_BASE_URL); https, or http only for localhost, 127.0.0.0/8 and ::1.' },
@@ -253,11 +253,21 @@ export const command: Command = {
     const sbomIndex = serviceSbom ?? (values.sbom !== undefined ? loadSbom(values.sbom) : undefined);
     const sbom = sbomIndex !== undefined ? new Attribution(sbomIndex) : undefined;
     // A regular file, or a trace fetched into memory; stdin, a FIFO or `<(…)` is read once.
-    const fromFile = typeof traceInput !== 'string' || canReadTwice(traceInput);
+    let fromFile = typeof traceInput !== 'string' || canReadTwice(traceInput);
     const stdout = out as PushbackOut;
     const only = values.only as 'denied' | 'all';
     let report;
     if (values.format === 'json') {
+      // --provenance: each result that pulled an OCI artifact by digest carries its provenance, so
+      // the digests are looked up before the first result is written: a pass of their own over the
+      // trace (read twice: stdin, a FIFO or `<(…)` is read into memory first, bounded as any input).
+      let provenance: Provenance | undefined;
+      if (lookups) {
+        if (!fromFile) { traceInput = traceIntoMemory(traceInput as string); fromFile = true; }
+        const pulls = new PullCollector();
+        const header = await readTrace(traceInput, (o) => pulls.add(o));
+        provenance = await provenanceAfter(pulls, header);
+      }
       // Results are written as they are produced, never held. D4 names addresses from every DNS
       // observation of the trace, also those after a connection: a file is then explained again
       // with every answer known, so its first pass goes to a spool (memory, then a temporary file)
@@ -267,13 +277,11 @@ export const command: Command = {
       try {
         const direct = { write: (text: string) => { stdout.write(text); } };
         const pass = async (sink: { write(text: string): void }, paced: boolean, resolvedNames?: Map<string, string[]>) => {
-          const writer = new JsonReportWriter(sink, sbom?.fresh());
-          const pulls = lookups ? new PullCollector() : undefined;
+          const writer = new JsonReportWriter(sink, sbom?.fresh(), provenance);
           fixes = new FixCollector();
           const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); writer.add(r); } });
-          const header = await readTrace(traceInput, (o) => { pulls?.add(o); explainer.add(o); }, paced ? () => drained(stdout) : undefined);
-          const done = explainer.finish(header);
-          return { explainer, writer, report: done, pulls, header };
+          const header = await readTrace(traceInput, (o) => explainer.add(o), paced ? () => drained(stdout) : undefined);
+          return { explainer, writer, report: explainer.finish(header) };
         };
         const first = await pass(spool ?? direct, !spool);
         report = first.report;
@@ -281,9 +289,9 @@ export const command: Command = {
           spool.discard();
           const second = await pass(direct, true, first.explainer.resolvedNames);
           report = second.report;
-          second.writer.end(report.summary, await provenanceAfter(second.pulls, second.header));
+          second.writer.end(report.summary);
         } else {
-          first.writer.end(report.summary, await provenanceAfter(first.pulls, first.header));
+          first.writer.end(report.summary);
           if (spool) await spool.copyTo(stdout);
           if (report.lateDnsAnswers) lateWarning(io);
         }
