@@ -15,16 +15,20 @@ import {
 import { CidrTrie, HostTrie } from './tries';
 import { parseUrl, pathCovers, type ParsedUrl } from './url';
 
+/** Why a rule missed an access, as a stable code (the message says it in words). */
 export type MissCode =
   | 'port' | 'scheme' | 'path' | 'sni-missing' | 'apex-vs-wildcard' | 'subdomain-vs-exact' | 'host'
   | 'cidr' | 'operation' | 'not-registry-path' | 'repository' | 'alpn' | 'alpn-on-request'
   | 'tls-rule-plain-tcp' | 'user';
 
+/** One reason a rule missed an access: its code and a sentence naming the values that differ. */
 export interface MissReason { code: MissCode; message: string }
 
+/** The rule that came nearest to permitting a denied access, and why it did not: what explain shows beside each denial. */
 export interface NearMiss {
   /** The rule that almost matched: `/sources/N`, `/connections/N` or `preset:<name>`. */
   rule: string;
+  /** Every way it missed (a rule can miss on the port and the path at once). */
   reasons: MissReason[];
   /** The reasons as one sentence. */
   message: string;
