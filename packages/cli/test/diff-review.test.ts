@@ -9,7 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { runCli } from './run-cli';
+import { conditionsHeld, MARKDOWN_LIMIT, renderMarkdown, type DiffRun, type Listed } from '../src/diff-render';
 import { codeQualityErrors, junitErrors, runnerCommands, xmlUnescape } from './ci-formats-helpers';
 
 let repo: string;
@@ -309,5 +311,69 @@ describe('diff --format markdown|github|gitlab|junit', () => {
     const cases = [...r.stdout.matchAll(/<testcase name="([^"]+)"[^>]*?(\/>|>\s*<(failure|system-out))/g)].map((m) => [m[1], m[3] ?? 'pass']);
     expect(cases).toEqual([['newly-denied', 'failure'], ['newly-allowed', 'system-out'], ['rules-changed', 'system-out'], ['unused-rules', 'system-out'], ['new-findings', 'failure']]);
     expect(xmlUnescape(r.stdout)).toContain('added /connections/0: {"tls":{"serverNamePatterns":["telemetry.example.org"],"ports":[443]}}');
+  });
+});
+
+describe('renderMarkdown (the review as a comment): bounded whatever the run holds', () => {
+  const text = fc.string({ unit: fc.constantFrom('a', '|', '`', '<', '>', '&', '*', '[', ']', '(', ')', '\n', '\u202e', 'é', '💥', '/', ':'), maxLength: 400, size: 'large' });
+  const decision = (verdict: 'allow' | 'deny', rule: string) => ({ verdict, rule, certain: true });
+  const runOf = (big: boolean) => fc.record({
+    denied: fc.array(text, big ? { maxLength: 1500, size: 'max' } : { maxLength: 8 }),
+    allowed: fc.array(text, big ? { maxLength: 1500, size: 'max' } : { maxLength: 8 }),
+    added: fc.array(text, big ? { maxLength: 300, size: 'max' } : { maxLength: 8 }),
+    removed: fc.array(text, big ? { maxLength: 300, size: 'max' } : { maxLength: 8 }),
+    findings: fc.array(text, big ? { maxLength: 300, size: 'max' } : { maxLength: 8 }),
+    traced: fc.boolean(),
+    name: text,
+  }).map((r): DiffRun => {
+    const changes: Listed[] = [
+      ...r.denied.map((d, i) => ({ trace: r.name, sequence: i, protocol: 'http', destination: `${i} ${d}`, change: 'newly-denied' as const, old: decision('allow', '/sources/0'), new: decision('deny', 'default') })),
+      ...r.allowed.map((d, i) => ({ trace: r.name, sequence: i, protocol: 'http', destination: `${i} ${d}`, change: 'newly-allowed' as const, old: decision('deny', 'default'), new: decision('allow', '/sources/0') })),
+    ];
+    const rule = (value: string, i: number) => ({ kind: 'source' as const, rule: `/sources/${i}`, pointer: `/sources/${i}`, value: { npm: { urls: [value] } }, uses: r.traced ? i % 2 : undefined });
+    const finding = (message: string) => ({ severity: 'warning' as const, code: 'insecure-url', message, pointer: '/sources/0', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
+    const partial = {
+      old: { name: `git:main:${r.name}`, absent: false, policy: { sources: [{ npm: { urls: [r.name] } }] } },
+      new: { name: r.name, text: '{}', policy: { sources: [{ npm: { urls: [r.name] } }] } },
+      traces: r.traced ? [r.name] : [], accesses: changes.length,
+      counts: { 'newly-allowed': r.allowed.length, 'newly-denied': r.denied.length, 'rule-changed': 0 },
+      changes: r.traced ? changes : [],
+      rules: { added: r.added.map(rule), removed: r.removed.map(rule) },
+      findings: { added: r.findings.map(finding), resolved: [] },
+      failOn: ['newly-denied' as const],
+    };
+    return { ...partial, held: conditionsHeld(partial) };
+  });
+
+  it('at most 60,000 characters, every <details> closed, nothing left out without a count, outside text never HTML', () => {
+    fc.assert(fc.property(runOf(true), (r) => {
+      const md = renderMarkdown(r);
+      expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+      expect((md.match(/<details/g) ?? []).length).toBe((md.match(/<\/details>/g) ?? []).length);
+      // Rows written plus rows counted are every row of each section.
+      const sections = md.split('<details').slice(1);
+      const totals = [
+        ...(r.traces.length && r.counts['newly-denied'] ? [r.counts['newly-denied']] : []),
+        ...(r.traces.length && r.counts['newly-allowed'] ? [r.counts['newly-allowed']] : []),
+        ...(r.rules.added.length ? [r.rules.added.length] : []),
+        ...(r.rules.removed.length ? [r.rules.removed.length] : []),
+        ...(r.findings.added.length ? [r.findings.added.length] : []),
+      ];
+      expect(sections).toHaveLength(totals.length);
+      sections.forEach((s, i) => {
+        const rows = s.split('\n').filter((l) => l.startsWith('| ')).length - 1;
+        const counted = Number(/… and (\d+) more/.exec(s)?.[1] ?? 0);
+        expect(rows + counted).toBe(totals[i]);
+      });
+      // No tag from outside text: every `<` outside code spans is one of the report's own tags.
+      const outsideCode = md.replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '');
+      expect(outsideCode.match(/<(?!\/?(details|summary|b|br)\b|details open>)/g) ?? []).toEqual([]);
+    }), { numRuns: 40, endOnFailure: true }); // no shrinking: a failing run of thousands of rows is shown as it is
+  });
+
+  it('a small review is written whole', () => {
+    fc.assert(fc.property(runOf(false), (r) => {
+      expect(renderMarkdown(r)).not.toContain('not listed here');
+    }), { numRuns: 60 });
   });
 });
