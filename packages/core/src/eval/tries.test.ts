@@ -51,4 +51,29 @@ describe('HostTrie.lookup', () => {
     expect(one).toEqual(['w0', 'w1']);
     expect(trie.lookup('q.b')).toEqual(['w0']);
   });
+
+  it('related: every value on the path of the host, from the last label on (what splitting it gave)', () => {
+    const reference = (trie: Map<string, number[]>, host: string) => {
+      const out: number[] = [];
+      const labels = host.split('.');
+      for (let k = labels.length - 1; k >= 0; k--) {
+        const suffix = labels.slice(k).join('.');
+        const wild = trie.get(`*.${suffix}`), exact = trie.get(suffix);
+        if (!wild && !exact && !prefixes(trie).has(suffix)) break;
+        out.push(...(wild ?? []), ...(exact ?? []));
+      }
+      return out;
+    };
+    const prefixes = (trie: Map<string, number[]>) => {
+      const all = new Set<string>();
+      for (const p of trie.keys()) { const ls = (p.startsWith('*.') ? p.slice(2) : p).split('.'); for (let k = 0; k < ls.length; k++) all.add(ls.slice(k).join('.')); }
+      return all;
+    };
+    fc.assert(fc.property(fc.array(pattern, { minLength: 1, maxLength: 60 }), fc.array(fc.oneof(host, host.map((h) => `q.${h}`), host.map((h) => `${h}.`), fc.constant('')), { minLength: 1, maxLength: 10 }), (patterns, queries) => {
+      const trie = new HostTrie<number>();
+      const byPattern = new Map<string, number[]>();
+      patterns.forEach((p, i) => { trie.add(p, i); const k = p.toLowerCase(); byPattern.set(k, [...(byPattern.get(k) ?? []), i]); });
+      for (const q of queries) expect(trie.related(q)).toEqual(reference(byPattern, q));
+    }), { numRuns: 2000 });
+  });
 });
