@@ -15,7 +15,6 @@ import { fixFor, type DenialFix } from './fix';
 import { nearMiss, widening, type NearMiss } from './near-miss';
 import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
-import { BoundedCache } from './bounded-cache';
 import { parseUrl, type ParsedUrl } from './url';
 
 /** A verdict as explain reports it: `none` for observations that have none (DNS, unknown protocols, nothing recorded). */
@@ -121,17 +120,47 @@ function destinationOf(o: AnyObservation, a: Access | undefined): string {
 }
 
 /**
- * Destinations whose near miss and fix are remembered (bounded: see BoundedCache). Small on
- * purpose: every entry held is copied by the young-generation collector and then promoted, so
- * in a trace whose denials are all distinct a cache of 4,096 (twice that held) cost more than it
- * saved (300,000 distinct URLs: scavenges 0.6 s -> 0.27 s with 256, together with the JSON
- * text cache of the CLI). A job repeats a handful of denied destinations, which 256 keeps.
+ * Denied accesses whose near miss and fix are remembered: a table of 512 slots, each holding the
+ * last access whose destination text fell in it. Small on purpose: every entry held is copied by
+ * the young-generation collector and then promoted, so in a trace whose denials are all distinct
+ * a cache of 4,096 cost more than it saved (300,000 distinct URLs: scavenges 0.6 s -> 0.27 s
+ * with 256, together with the JSON text cache of the CLI). A job repeats a handful of denied
+ * destinations, which it keeps. Not a map: the slot comes from a few characters of the
+ * destination, so a denial that is new (most are) costs no hashing of its whole text, no map
+ * insertion and no eviction (a map of 256 and its older generation were 6 % of explaining
+ * 300,000 distinct denied URLs).
  */
-const DETAILS_CACHED = 256;
-/** Method and address pairs remembered per denied URL. */
-const HTTP_VARIANTS = 4;
+const DETAIL_SLOTS = 512;
+
+/** The slot of a destination's text: its length and four of its characters, mixed. */
+function detailSlot(text: string): number {
+  const n = text.length;
+  let h = Math.imul(n ^ text.charCodeAt(n - 1), 0x9e3779b1);
+  h = Math.imul(h ^ text.charCodeAt(n - 2), 0x85ebca6b);
+  h = Math.imul(h ^ text.charCodeAt(n >> 1), 0xc2b2ae35);
+  h = Math.imul(h ^ text.charCodeAt((n * 3) >> 2), 0x27d4eb2f);
+  return (h ^ (h >>> 15)) & (DETAIL_SLOTS - 1);
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+/** The same access: every member its near miss and fix depend on. */
+function sameAccess(a: Access, b: Access): boolean {
+  switch (a.kind) {
+    case 'http': return b.kind === 'http' && a.url === b.url && a.method === b.method && a.remoteIp === b.remoteIp;
+    case 'tls': return b.kind === 'tls' && a.serverName === b.serverName && a.port === b.port && a.remoteIp === b.remoteIp && sameList(a.alpn, b.alpn) && sameList(a.hostnames, b.hostnames);
+    case 'tcp': return b.kind === 'tcp' && a.port === b.port && a.remoteIp === b.remoteIp && sameList(a.hostnames, b.hostnames);
+    case 'ssh': return b.kind === 'ssh' && a.host === b.host && a.port === b.port && a.user === b.user && a.repositoryPath === b.repositoryPath;
+  }
+}
 
 interface DenialDetails { fix: DenialFix | null; nearMiss: NearMiss | null }
+interface DetailSlot { access: Access; details: DenialDetails }
 /** Addresses of connections remembered for `lateDnsAnswers`; beyond, any later answer counts as late. */
 const CONNECTED_TRACKED = 1 << 20;
 
@@ -143,10 +172,8 @@ export class Explainer {
   private readonly recorded: RecordedCounts = { allowed: 0, denied: 0, none: 0 };
   private readonly results: ExplainResult[] = [];
   private readonly resolved: ResolvedNames;
-  /** Near miss and fix of denied connections and ssh commands, by destination (and names, address). */
-  private readonly denialDetails = new BoundedCache<string, DenialDetails>(DETAILS_CACHED);
-  /** The same for requests: by URL, then method and address (a few variants per URL). */
-  private readonly httpDetails = new BoundedCache<string, { method: string; remoteIp: string | undefined; details: DenialDetails }[]>(DETAILS_CACHED);
+  /** Near miss and fix of recent denials (see DETAIL_SLOTS). */
+  private readonly detailSlots: (DetailSlot | undefined)[] = new Array<DetailSlot | undefined>(DETAIL_SLOTS).fill(undefined);
   private readonly only: 'denied' | 'all';
   private readonly keep: boolean;
   private readonly deferDetails: boolean;
@@ -282,29 +309,17 @@ export class Explainer {
   }
 
   /**
-   * Near miss and fix per destination (a job repeats the same denied access many times): what
-   * they depend on is the access itself, names and address included. Bounded (LRU).
+   * Near miss and fix per denied access (a job repeats the same denied access many times): what
+   * they depend on is the access itself, names and address included. `access` is the result's
+   * own (never the scratch access), so a slot may keep it.
    */
   private details(destination: string, access: Access, url: ParsedUrl | null | undefined): DenialDetails {
-    if (access.kind === 'http') {
-      // Keyed by the URL text as the trace gave it (hashed once, no key string built per denial:
-      // building and hashing `method url address` was 0.2 s of a trace of 150,000 distinct
-      // denied URLs), then the method and address compared.
-      const variants = this.httpDetails.get(access.url);
-      if (variants !== undefined) {
-        for (const v of variants) if (v.method === access.method && v.remoteIp === access.remoteIp) return v.details;
-      }
-      const details = this.computeDetails(access, url);
-      const entry = { method: access.method, remoteIp: access.remoteIp, details };
-      if (variants === undefined) this.httpDetails.set(access.url, [entry]);
-      else if (variants.length < HTTP_VARIANTS) variants.push(entry);
-      else variants[variants.length - 1] = entry;
-      return details;
-    }
-    const key = access.kind === 'tcp' || access.kind === 'tls' ? `${destination}\u0000${(access.hostnames ?? []).join(',')}\u0000${access.remoteIp ?? ''}` : destination;
-    let hit = this.denialDetails.get(key);
-    if (!hit) this.denialDetails.set(key, (hit = this.computeDetails(access, url)));
-    return hit;
+    const i = detailSlot(destination);
+    const slot = this.detailSlots[i];
+    if (slot !== undefined && sameAccess(slot.access, access)) return slot.details;
+    const details = this.computeDetails(access, url);
+    this.detailSlots[i] = { access, details };
+    return details;
   }
 
   private computeDetails(access: Access, url: ParsedUrl | null | undefined): DenialDetails {
