@@ -24,10 +24,10 @@ globalThis.addEventListener = (type, fn) => { if (type === 'message') listeners.
 let onmessage = null;
 Object.defineProperty(globalThis, 'onmessage', { get: () => onmessage, set: (fn) => { onmessage = fn; } });
 parentPort.on('message', (data) => { if (onmessage) onmessage({ data }); for (const l of listeners) l({ data }); });
-// No require, process or module inside the script: what a browser worker has.
+// No require, process or module inside the script: what a browser worker has (its web globals, URLSearchParams among them).
 const context = vm.createContext({ self: globalThis, postMessage: globalThis.postMessage, addEventListener: globalThis.addEventListener,
   get onmessage() { return onmessage; }, set onmessage(fn) { onmessage = fn; },
-  setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, console, TextEncoder, TextDecoder, URL, Promise, Date, Math, JSON });
+  setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, console, TextEncoder, TextDecoder, URL, URLSearchParams, Promise, Date, Math, JSON });
 context.self = context;
 vm.runInContext(readFileSync(workerData, 'utf8'), context, { filename: 'browser.js' });
 `;
