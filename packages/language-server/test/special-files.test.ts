@@ -98,7 +98,7 @@ describe.skipIf(!onPosix)('special files named by settings (issue 19.3)', () => 
     const said = messagesAbout(c, join(dir, 'fifo1'));
     expect(said).toHaveLength(1);
     expect(said[0].message).toMatch(/FIFO/);
-  }, 60_000);
+  });
 
   for (const [name, make, problem] of [
     ['a folder', (dir: string) => { mkdirSync(join(dir, 'catalog.json')); return join(dir, 'catalog.json'); }, /a folder, not a regular file/],
@@ -120,7 +120,7 @@ describe.skipIf(!onPosix)('special files named by settings (issue 19.3)', () => 
       const said = messagesAbout(c, catalog);
       expect(said).toHaveLength(1);
       expect(said[0].message).toMatch(problem);
-    }, 30_000);
+    });
   }
 
   it('the content of a catalog that is not JSON is never shown', async () => {
@@ -151,7 +151,7 @@ describe.skipIf(!onPosix)('special files named by settings (issue 19.3)', () => 
     expect(config?.diagnostics[1].message).toBe(`trace ${join(dir, 'trace.json')} not used: it is a FIFO (named pipe), not a regular file`);
     expect(messagesAbout(c, join(dir, 'catalog.json'))).toHaveLength(1);
     expect(messagesAbout(c, join(dir, 'trace.json'))).toHaveLength(1);
-  }, 30_000);
+  });
 
   it('netpolicy.config.json itself a FIFO: diagnostics all the same, one message', async () => {
     const { dir, uri } = workspace();
@@ -162,7 +162,7 @@ describe.skipIf(!onPosix)('special files named by settings (issue 19.3)', () => 
     const said = messagesAbout(c, join(dir, 'netpolicy.config.json'));
     expect(said).toHaveLength(1);
     expect(said[0].message).toMatch(/project file .* not used: it is a FIFO/);
-  }, 30_000);
+  });
 });
 
 describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () => {
@@ -197,7 +197,7 @@ describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () =>
         child.kill('SIGKILL');
       }
     }
-  }, 30_000);
+  });
 
   it('node IPC: the channel closing (the client gone), with a pool thread blocked', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'np-ls-exit-'));
@@ -215,7 +215,7 @@ describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () =>
     } finally {
       child.kill('SIGKILL');
     }
-  }, 30_000);
+  });
 
   it('the client\'s process (initialize\'s processId) gone, with a pool thread blocked', async () => {
     const parent = spawn('sleep', ['60'], { stdio: 'ignore' });
@@ -229,7 +229,7 @@ describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () =>
       child.kill('SIGKILL');
       parent.kill('SIGKILL');
     }
-  }, 60_000);
+  });
 
   it('the end of stdin (the client gone), with a pool thread blocked', async () => {
     const { child, connection, exited } = await startServer(true);
@@ -240,7 +240,7 @@ describe.skipIf(!onPosix)('a disposed server exits, whatever it is doing', () =>
       connection.dispose();
       child.kill('SIGKILL');
     }
-  }, 30_000);
+  });
 });
 
 describe('docs/editor.md', () => {

@@ -86,7 +86,7 @@ describe.skipIf(!onPosix)('workspace trust', () => {
       'netpolicy: preset catalog /etc/passwd not used: it is not valid JSON',
       `netpolicy: trace ${join(dir, 'fifo-trace.json')} not used: it is a FIFO (named pipe), not a regular file`,
     ]);
-  }, 30_000);
+  });
 
   it('untrusted: paths from editor settings are not opened either; the trust notification reads them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'np-ls-trust-'));
@@ -103,7 +103,7 @@ describe.skipIf(!onPosix)('workspace trust', () => {
     expect(await poll(() => fifo.opened(), (o) => o)).toBe(true);
     const titles = await poll(async () => (await lenses(c, uri)).map((l) => l.command.title as string), (l) => l.some((x) => /^1 traced/.test(x)));
     expect(titles.some((x) => /^1 traced access decided here: registry\.npmjs\.org/.test(x))).toBe(true);
-  }, 30_000);
+  });
 
   it('absent workspaceTrusted is trusted (other editors are unchanged)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'np-ls-trust-'));
