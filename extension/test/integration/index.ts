@@ -194,11 +194,15 @@ export async function run(): Promise<void> {
 
   await test('Fetch Job Trace saves the trace from the service (token in the header only)', async () => {
     const trace = await vscode.workspace.fs.readFile(traceUri);
+    const sbom = { bomFormat: 'CycloneDX', specVersion: '1.7', version: 1, components: [{ type: 'library', name: 'left-pad', version: '1.3.0', purl: 'pkg:npm/left-pad@1.3.0' }] };
     const seen: Array<{ url: string; auth?: string }> = [];
     const server = createServer((req, res) => {
       seen.push({ url: req.url ?? '', auth: req.headers.authorization });
       const u = new URL(req.url ?? '/', 'http://x');
-      if (u.searchParams.get('job_id') === '7') {
+      if (u.searchParams.get('job_id') === '7' && u.pathname.endsWith('/sbom')) {
+        res.writeHead(200, { 'content-type': 'application/vnd.cyclonedx+json; version=1.7' });
+        res.end(JSON.stringify(sbom));
+      } else if (u.searchParams.get('job_id') === '7') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(Buffer.from(trace));
       } else {
@@ -214,7 +218,10 @@ export async function run(): Promise<void> {
       assert(saved, 'nothing saved');
       assert(saved.path.endsWith('/.netpolicy/traces/acme_app-7.json'), saved.path);
       assert((await vscode.workspace.fs.readFile(saved)).byteLength === trace.byteLength, 'saved bytes differ');
-      assert(seen.length === 1 && seen[0].url.includes('job_id=7') && seen[0].auth === undefined, JSON.stringify(seen));
+      // The trace, then the job's SBOM, saved beside it (same base name, .cdx.json); no token was set, none sent.
+      assert(seen.length === 2 && seen[0].url.includes('/network-trace?') && seen[1].url.includes('/sbom?') && seen.every((r) => r.url.includes('job_id=7') && r.auth === undefined), JSON.stringify(seen));
+      const sbomSaved = saved.with({ path: saved.path.replace(/\.json$/, '.cdx.json') });
+      assert(JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(sbomSaved))).components[0].purl === 'pkg:npm/left-pad@1.3.0', 'the SBOM was not saved beside the trace');
       const missing = await vscode.commands.executeCommand<vscode.Uri | undefined>('netpolicy.fetchTrace', { repository: 'acme/app', jobId: '8' });
       assert(missing === undefined, 'a 404 saved something');
     } finally {
