@@ -32,6 +32,9 @@ function serverEnabled(): boolean {
   return vscode.workspace.getConfiguration('netpolicy').get<boolean>('server.enable', true) !== false;
 }
 
+/** The project file is read whole up to this size (as the server reads it). */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
 /** `filePatterns` of the editor setting, else of netpolicy.config.json at the first workspace folder. */
 async function filePatterns(): Promise<string[]> {
   const fromSettings = vscode.workspace.getConfiguration('netpolicy').get<string[] | null>('filePatterns');
@@ -40,6 +43,9 @@ async function filePatterns(): Promise<string[]> {
   if (!folder) return [];
   try {
     const uri = vscode.Uri.joinPath(folder.uri, PROJECT_CONFIG_FILE);
+    // A FIFO, a device or a huge file in its place is not read (the server says what is wrong with it).
+    const stat = await vscode.workspace.fs.stat(uri);
+    if ((stat.type & vscode.FileType.File) === 0 || stat.size > MAX_CONFIG_BYTES) return [];
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     return parseProjectConfig(text, uri.path).config.filePatterns ?? [];
   } catch {
