@@ -148,8 +148,8 @@ export class ReportBuilder {
           nearest: r.nearMiss ? { rule: r.nearMiss.rule, reason: r.nearMiss.message, range: ruleRange(this.doc, r.nearMiss.rule) } : null,
           fix: r.fix && r.fix.kind !== 'job' ? { pointer: r.fix.pointer, value: r.fix.value, text: JSON.stringify(r.fix.value) } : null,
           jobNote: r.fix && r.fix.kind === 'job' ? r.fix.note : undefined,
-          // A result's access may be explain's reused scratch object: keep a copy.
-          access: r.access ? (JSON.parse(JSON.stringify(r.access)) as Access) : undefined,
+          // Each reported result has an access of its own (explain reuses only its evaluation scratch).
+          access: r.access,
           components,
         });
       }

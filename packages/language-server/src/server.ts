@@ -359,13 +359,24 @@ export function startServer(connection: Connection, host: ServerHost): void {
     refreshLenses();
   }
 
+  /** SBOMs beside traces, by path, as read (see sbomBeside). */
+  const sboms = new Map<string, Promise<SbomIndex | undefined>>();
+
   /**
    * The SBOM saved beside a trace (`NAME.cdx.json` beside `NAME.json`, as Fetch Job Trace saves it), indexed: the
    * denials then name the components they fetched. Absent, unreadable or not JSON: none (a log line once).
    */
-  async function sbomBeside(trace: string): Promise<SbomIndex | undefined> {
-    if (!host.readFile || !trusted || !/\.json$/i.test(trace) || /\.cdx\.json$/i.test(trace)) return undefined;
+  function sbomBeside(trace: string): Promise<SbomIndex | undefined> {
+    if (!host.readFile || !trusted || !/\.json$/i.test(trace) || /\.cdx\.json$/i.test(trace)) return Promise.resolve(undefined);
     const path = trace.replace(/\.json$/i, '.cdx.json');
+    // Read and indexed once, not on every re-evaluation after an edit; a watched change to it forgets it.
+    let found = sboms.get(path);
+    if (!found) sboms.set(path, (found = readSbom(path)));
+    return found;
+  }
+
+  async function readSbom(path: string): Promise<SbomIndex | undefined> {
+    if (!host.readFile) return undefined;
     let text: string;
     try {
       text = await host.readFile(path, MAX_SBOM_BYTES);
@@ -505,6 +516,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
     folders = nextFolders;
     filePatterns = nextPatterns;
+    sboms.clear();
     generation++;
     for (const e of entries.values()) e.usageVersion = undefined;
     for (const td of documents.all()) schedule(td.uri, 0);
@@ -630,7 +642,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
       await applySettings();
       return;
     }
-    const touchesTraces = paths.some((p) => folders.some((f) => f.traces.some((t) => p === t || p.startsWith(`${t}/`))));
+    const sbomChanged = paths.filter((p) => /\.cdx\.json$/i.test(p));
+    for (const p of sbomChanged) sboms.delete(p);
+    const touchesTraces = sbomChanged.length > 0 || paths.some((p) => folders.some((f) => f.traces.some((t) => p === t || p.startsWith(`${t}/`))));
     const touchesCatalog = paths.some((p) => folders.some((f) => f.catalogPath === p));
     if (touchesCatalog) await applySettings();
     else if (touchesTraces) for (const td of documents.all()) { const e = entries.get(td.uri); if (e) e.usageVersion = undefined; if (isPolicyUri(td.uri)) scheduleTraces(td.uri); }
