@@ -182,13 +182,7 @@ export interface PublicationSummary {
 }
 
 /** A pulled artifact in the provenance report (`provenanceEntry`): where it came from, its lookup's outcome and, when found, its newest publication. */
-export interface ProvenanceEntry {
-  digest: string;
-  registry: string;
-  repository: string;
-  reference: string;
-  sequences: number[];
-  pulls: number;
+export interface ProvenanceEntry extends PulledArtifact {
   status: ArtifactLookup['status'];
   /** `found`: the record's kind and id, and how many publications it has. */
   artifact?: { kind: string; id: string; publications: number };
