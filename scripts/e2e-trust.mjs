@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import { freshProfile, installExtension, startCodeServer } from './e2e-code-server.mjs';
+import { reportFrame, workbench } from './e2e-workbench.mjs';
 
 /** A listener standing in for a service (or an attacker's server): logs every Authorization header. */
 async function listener(trace) {
@@ -27,63 +28,10 @@ async function listener(trace) {
   return { url: `http://127.0.0.1:${server.address().port}`, seen, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Page helpers of the workbench (the same gestures a person makes). */
-function workbench(page) {
-  const palette = async (title) => {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor();
-    await page.keyboard.press('Enter');
-  };
-  const input = async (text, title) => {
-    if (title) await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor();
-    const box = page.locator('.quick-input-widget input');
-    await box.waitFor();
-    await box.fill(text);
-    await page.keyboard.press('Enter');
-  };
-  const quickOpen = async (name) => {
-    await page.keyboard.press('Control+P');
-    const box = page.locator('.quick-input-widget input');
-    await box.waitFor();
-    await box.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor();
-  };
-  const fetchJob = async () => {
-    await palette('netpolicy: Fetch Job Trace');
-    const another = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Another job' });
-    const repoBox = page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'repository' });
-    await Promise.race([another.first().waitFor(), repoBox.first().waitFor()]);
-    if (await another.count()) await another.first().click();
-    await input('acme/app', 'repository');
-    await input('7', 'job id');
-  };
-  const toast = (text) => page.locator('.notification-toast').filter({ hasText: text }).first();
-  return { palette, input, quickOpen, fetchJob, toast };
-}
-
 async function openFolder(page, server, folder) {
   await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 30_000 });
-}
-
-/** The report webview's frame once `#denials` is in it. */
-async function reportFrame(page, timeout) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    for (const f of page.frames()) {
-      try {
-        if (await f.locator('#denials').count()) return f;
-      } catch {}
-    }
-    await page.waitForTimeout(200);
-  }
-  throw new Error('no explain webview');
 }
 
 export async function trust({ entry, vsix, work, step, launchBrowser, userSettings, fixture, say, shot, setPage }) {

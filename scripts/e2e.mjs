@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { freshProfile, installCodeServer, installExtension, startCodeServer } from './e2e-code-server.mjs';
 import { trust } from './e2e-trust.mjs';
+import { reportFrame, workbench } from './e2e-workbench.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const ext = join(root, 'extension');
@@ -203,27 +204,11 @@ async function ui() {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 30_000 });
 
-    const quickOpen = async (name) => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      await input.fill(name);
-      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor();
-    };
+    const { quickOpen, palette, input, fetchJob } = workbench(page);
     const goTo = async (line, column) => {
       await page.keyboard.press('Control+G');
       await page.locator('.quick-input-widget input').waitFor();
       await page.keyboard.type(`${line}:${column}`);
-      await page.keyboard.press('Enter');
-    };
-    const palette = async (title) => {
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      await input.fill(`>${title}`);
-      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor();
       await page.keyboard.press('Enter');
     };
     const editorText = async () => (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
@@ -316,18 +301,7 @@ async function ui() {
       const pick = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'denials.json' }).first();
       await pick.waitFor({ timeout: 15_000 });
       await pick.click();
-      const frame = await (async () => {
-        const deadline = Date.now() + 20_000;
-        while (Date.now() < deadline) {
-          for (const f of page.frames()) {
-            try {
-              if (await f.locator('#denials').count()) return f;
-            } catch {}
-          }
-          await page.waitForTimeout(100);
-        }
-        throw new Error('no explain webview');
-      })();
+      const frame = await reportFrame(page, 20_000);
       const heading = await frame.locator('#denials').innerText();
       if (!/Denials \([1-9]/.test(heading)) throw new Error(`heading: ${heading}`);
       await shot(page, '07-explain');
@@ -363,22 +337,6 @@ async function ui() {
       await page.keyboard.press('Control+Shift+M');
     });
 
-    const input = async (text, title) => {
-      if (title) await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor();
-      const box = page.locator('.quick-input-widget input');
-      await box.waitFor();
-      await box.fill(text);
-      await page.keyboard.press('Enter');
-    };
-    const fetchJob = async () => {
-      await palette('netpolicy: Fetch Job Trace');
-      const another = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Another job' });
-      const repoBox = page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'repository' });
-      await Promise.race([another.first().waitFor(), repoBox.first().waitFor()]);
-      if (await another.count()) await another.first().click();
-      await input('acme/app', 'repository');
-      await input('7', 'job id');
-    };
 
     await step('Fetch Job Trace: a refused token says so, then the trace is saved', async () => {
       await palette('netpolicy: Set API Token');

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startClient, fileUri, type TestClient } from './harness';
+import { poll, startClient, fileUri, type TestClient } from './harness';
 
 const NPM = fileURLToPath(new URL('../../../fixtures/attribution/npm/', import.meta.url));
 
@@ -13,14 +13,7 @@ afterEach(async () => {
   clients = [];
 });
 
-async function denialsOf(c: TestClient, uri: string, ok: (r: any) => boolean): Promise<any> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const r = await c.request<any>('netpolicy/denials', { uri });
-    if (ok(r) || Date.now() > until) return r;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+const denialsOf = (c: TestClient, uri: string, ok: (r: any) => boolean): Promise<any> => poll(() => c.request<any>('netpolicy/denials', { uri }), ok, 20_000);
 
 describe('netpolicy/denials names the SBOM components behind denials', () => {
   it('reads NAME.cdx.json beside a trace NAME.json; a trace without one lists no components', async () => {

@@ -140,3 +140,21 @@ export function clientPerTest(): (options?: ClientOptions) => Promise<TestClient
     return c;
   };
 }
+
+/** Calls `fn` until `ok` holds of its value or `ms` have passed (then returns the last value, for the assertion to report). */
+export async function poll<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The code lens titles of a document, by line. */
+export async function lensesByLine(c: TestClient, uri: string): Promise<Record<number, string>> {
+  const list = await c.request<any[]>('textDocument/codeLens', { textDocument: { uri } });
+  const out: Record<number, string> = {};
+  for (const l of list) out[l.range.start.line] = l.command.title;
+  return out;
+}

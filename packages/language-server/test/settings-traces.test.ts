@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientPerTest, fileUri, type TestClient } from './harness';
+import { clientPerTest, fileUri, type TestClient, poll, lensesByLine as lenses } from './harness';
 
 const client = clientPerTest();
 
@@ -24,23 +24,6 @@ const POLICY = '{\n  "presets": [],\n  "sources": [\n    { "npm": { "urls": ["ht
 const NPM = 3;
 const PYPI = 4;
 const UNUSED = /^no traced access used this rule/;
-
-async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The lens titles by line. */
-async function lenses(c: TestClient, uri: string): Promise<Record<number, string>> {
-  const list = await c.request<any[]>('textDocument/codeLens', { textDocument: { uri } });
-  const out: Record<number, string> = {};
-  for (const l of list) out[l.range.start.line] = l.command.title;
-  return out;
-}
 
 const counted = (n: number, host: string) => new RegExp(`^${n} traced access(es)? decided here: ${host.replace(/\./g, '\\.')}`);
 

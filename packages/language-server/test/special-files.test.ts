@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { FILE_NOT_USED_CODE } from '../src/file-problems';
 import { MAX_SETTINGS_FILE_BYTES } from '../src/host';
-import { SERVER_BIN, clientPerTest, fileUri, type TestClient } from './harness';
+import { SERVER_BIN, clientPerTest, fileUri, type TestClient, poll, lensesByLine as lenses } from './harness';
 
 const client = clientPerTest();
 const onPosix = process.platform !== 'win32';
@@ -32,22 +32,6 @@ function trace(hosts: string[]): string {
 function mkfifo(path: string): void {
   const r = spawnSync('mkfifo', [path]);
   if (r.status !== 0) throw new Error(`mkfifo ${path} failed: ${r.stderr}`);
-}
-
-async function poll<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function lenses(c: TestClient, uri: string): Promise<Record<number, string>> {
-  const list = await c.request<any[]>('textDocument/codeLens', { textDocument: { uri } });
-  const out: Record<number, string> = {};
-  for (const l of list) out[l.range.start.line] = l.command.title;
-  return out;
 }
 
 /** Diagnostics published for the policy, and a hover answered in time. */

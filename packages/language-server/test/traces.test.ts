@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startClient, fileUri, type TestClient } from './harness';
+import { startClient, fileUri, type TestClient, poll } from './harness';
 
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/traces/denials/', import.meta.url));
 const policyName = readdirSync(FIXTURE).find((n) => /^(policy|.*\.netpolicy|network-policy)\.jsonc?$/.test(n) && !n.includes('tests'))!;
@@ -13,15 +13,6 @@ afterEach(async () => {
   await Promise.all(clients.map((c) => c.close()));
   clients = [];
 });
-
-async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('trace-aware editing', () => {
   it('shows per-rule lenses, hints on unused rules and lists denials with their fix', async () => {

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkspaceTrustNotificationMethod } from '../src/protocol';
-import { clientPerTest, fileUri, type TestClient } from './harness';
+import { clientPerTest, fileUri, type TestClient, poll } from './harness';
 
 const client = clientPerTest();
 const onPosix = process.platform !== 'win32';
@@ -22,15 +22,6 @@ function trace(hosts: string[]): string {
     schema_version: '1.0', job: { provider: 'ciprovider', repository: 'acme/app', job_id: '1', status: 'success' },
     observations: hosts.map((h, i) => ({ protocol: 'http', observed_at: '2026-03-02T10:15:01.037Z', sequence: i + 1, method: 'GET', url: `https://${h}/p${i}`, denied: false })),
   });
-}
-
-async function poll<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const lenses = (c: TestClient, uri: string) => c.request<any[]>('textDocument/codeLens', { textDocument: { uri } });
