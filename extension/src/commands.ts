@@ -60,8 +60,12 @@ const RECENT_TRACES_KEY = 'netpolicy.recentTraces';
 
 const decoder = new TextDecoder();
 
+function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+}
+
 async function readText(uri: vscode.Uri): Promise<string> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const open = openDocument(uri);
   if (open) return open.getText();
   const stat = await vscode.workspace.fs.stat(uri);
   if ((stat.type & vscode.FileType.File) === 0) throw new Error('not a regular file');
@@ -71,9 +75,7 @@ async function readText(uri: vscode.Uri): Promise<string> {
 
 /** A trace's text or chunks: an open document's text, a local file streamed (desktop), else the file read whole. */
 async function traceInput(uri: vscode.Uri, platform: Platform): Promise<string | AsyncIterable<Uint8Array>> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open.getText();
-  if (uri.scheme === 'file' && platform.readChunks) return platform.readChunks(uri.fsPath);
+  if (uri.scheme === 'file' && platform.readChunks && !openDocument(uri)) return platform.readChunks(uri.fsPath);
   return readText(uri);
 }
 
