@@ -1,7 +1,8 @@
 // `npm start`: the main job on the bundled fixtures, as a user would run it.
 //  1. netpolicy check on a clean policy and on one with several kinds of problems;
 //  2. when the local service and the explainer are built: serve the sample records, fetch a
-//     job's trace with the client, and explain it against its policy.
+//     job's trace with the client, and explain it against its policy; then explain the job from
+//     the service with its SBOM (attribution) and the provenance of the images it pulled.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,7 @@ if (existsSync(join(root, 'fixtures/service')) && existsSync(join(root, demo.pol
     const tokenEnv = { NETPOLICY_BASE_URL: url, NETPOLICY_TOKEN: process.env.NETPOLICY_DEMO_TOKEN ?? 'demo-token' };
     ok = step(`fetch a job trace from the local service at ${url}`, ['fetch', 'trace', '--repo', demo.repo, '--job-id', demo.jobId, '--output', trace], 0, tokenEnv) && ok;
     ok = step('explain it: what was denied, why, and the smallest fix', ['explain', '--policy', demo.policy, '--trace', trace], 0) && ok;
+    ok = step('explain the job straight from the service, with the SBOM components behind each access and the provenance of what it pulled', ['explain', '--policy', demo.policy, '--repo', demo.repo, '--job-id', demo.jobId, '--sbom', 'service', '--provenance'], 0, tokenEnv) && ok;
   } finally {
     server.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
