@@ -7,7 +7,7 @@
  * regular file is read; a catalog or config file only up to its limit, a trace streamed from the
  * same descriptor (no limit: a trace can be larger than memory).
  */
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FileProblem, normalizeDrive, type FolderEntry, type ServerHost } from './host';
@@ -67,17 +67,39 @@ async function openRegular(path: string): Promise<{ handle: FileHandle; size: nu
   }
 }
 
-/** Reads a regular file of at most `maxBytes` as UTF-8, from the descriptor that was checked. */
+/**
+ * Reads a regular file of at most `maxBytes` as UTF-8, from the descriptor that was checked.
+ * Synchronous calls: the open cannot block (O_NONBLOCK; a FIFO or device is refused by `fstat`
+ * before any read), and a regular file of at most a few MB is read in well under a millisecond
+ * from the page cache. The promise API's four pool round trips per file (open, fstat, read,
+ * close) cost the workspace check about half its time (docs/performance.md, issue 20 round 4).
+ */
 async function readLimited(path: string, maxBytes: number): Promise<string> {
-  const { handle, size } = await openRegular(path);
+  return readLimitedSync(path, maxBytes);
+}
+
+function readLimitedSync(path: string, maxBytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (err) {
+    throw new FileProblem(path, openProblem(err), codeOf(err));
+  }
   const tooLarge = (n: number) => new FileProblem(path, `it is ${megabytes(n)}, more than the ${megabytes(maxBytes)} the server reads from such a file`);
   try {
-    if (size > maxBytes) throw tooLarge(size);
+    let s: Stats;
+    try {
+      s = fstatSync(fd);
+    } catch (err) {
+      throw new FileProblem(path, openProblem(err));
+    }
+    if (!s.isFile()) throw new FileProblem(path, `it is ${kindOf(s)}, not a regular file`);
+    if (s.size > maxBytes) throw tooLarge(s.size);
     // One byte more than the limit: a file that grew since fstat is caught, not read on.
-    const buf = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    const buf = Buffer.allocUnsafe(Math.min(s.size, maxBytes) + 1);
     let filled = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+      const bytesRead = readSync(fd, buf, filled, buf.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
       if (filled === buf.length) {
@@ -89,7 +111,7 @@ async function readLimited(path: string, maxBytes: number): Promise<string> {
   } catch (err) {
     throw err instanceof FileProblem ? err : new FileProblem(path, `it cannot be read (${codeOf(err) ?? 'unknown error'})`);
   } finally {
-    await handle.close().catch(() => undefined);
+    try { closeSync(fd); } catch { /* closed or never usable: nothing to do */ }
   }
 }
 

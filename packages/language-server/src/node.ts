@@ -3,7 +3,8 @@
  * vscode-languageserver reads them).
  */
 import { inspect } from 'node:util';
-import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection } from 'vscode-languageserver/node';
+import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageReader, type Connection } from 'vscode-languageserver/node';
+import { FrameWriter } from './frame-writer';
 import { FrameGuard } from './frame-guard';
 import { GatedMessageReader } from './message-gate';
 import { nodeHost } from './node-host';
@@ -49,7 +50,7 @@ if (argv.includes('--stdio') || argv.includes('--node-ipc')) {
     }
   };
   const stdio = argv.includes('--stdio');
-  const writer = stdio ? new StreamMessageWriter(process.stdout) : new IPCMessageWriter(process);
+  const writer = stdio ? new FrameWriter(process.stdout) : new IPCMessageWriter(process);
   const inner = stdio ? new StreamMessageReader(process.stdin.pipe(new FrameGuard(log))) : new IPCMessageReader(process);
   const reader = new GatedMessageReader(inner, writer, log);
   connection = createConnection(ProposedFeatures.all, reader, writer);
