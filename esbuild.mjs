@@ -186,6 +186,30 @@ const workspaceSources = Object.fromEntries(['core', 'client', 'language-service
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'es2022', mainFields: ['module', 'main'] };
 
 /**
+ * packageurl-js, loaded on its first use in the self-contained bundles (the CLI's commands, the
+ * language server's, the extension's). Its module builds an `Intl.Collator` as it loads, about
+ * 5 ms of every start (the collator's ICU data), though only an SBOM's purls need it: explain
+ * without `--sbom`, a server that never reads an SBOM, paid it on every run. The bundle gets, in
+ * its place for core's attribution, a module whose `PackageURL.fromString` requires the real one
+ * when first called (esbuild bundles that `require` as a lazily run CommonJS wrapper). core uses
+ * nothing else of it at run time; if it ever does, the build fails on the missing export. The
+ * library bundles (dist/core.js, dist/core.cjs) keep packageurl-js an ordinary import.
+ */
+const lazyPackageUrl = {
+  name: 'lazy-packageurl-js',
+  setup(b) {
+    b.onResolve({ filter: /^packageurl-js$/ }, (args) => (/\/packages\/core\/src\/attribution\//.test(args.importer) ? { path: 'packageurl-js', namespace: 'lazy-packageurl' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-packageurl' }, () => ({
+      contents: `let lib;
+export const PackageURL = { fromString(text) { lib ??= require('packageurl-js'); return lib.PackageURL.fromString(text); } };
+`,
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
+/**
  * A library package's entries twice, dependencies external: an ES module (`dist/NAME.js`) and
  * CommonJS (`dist/NAME.cjs`) for `require()` on every Node 20 (an ES module can be required only
  * from Node 20.19 on). The package.json `exports` pick one by condition; the declarations of both
@@ -218,6 +242,7 @@ async function bundles() {
       format: 'cjs',
       platform: 'node',
       alias: workspaceSources,
+      plugins: [lazyPackageUrl],
     }),
     build({
       ...common,
@@ -227,6 +252,7 @@ async function bundles() {
       platform: 'browser',
       mainFields: ['browser', 'module', 'main'],
       alias: workspaceSources,
+      plugins: [lazyPackageUrl],
     }),
     ...extensionBundles(),
   ]);
@@ -308,8 +334,8 @@ async function cliBundle() {
   };
   const results = await Promise.all([
     build({ ...cjs, entryPoints: { netpolicy: `${root}packages/cli/src/main.ts` }, outdir, supported: { 'dynamic-import': false }, plugins: [workspaceWithoutSideEffects, commandsOutside] }),
-    build({ ...cjs, entryPoints: commandEntries(names.filter((n) => !WITHOUT_SBOM_VALIDATOR.has(n))), outdir, plugins: [workspaceWithoutSideEffects] }),
-    build({ ...cjs, entryPoints: commandEntries(names.filter((n) => WITHOUT_SBOM_VALIDATOR.has(n))), outdir, plugins: [withoutSbomValidator, workspaceWithoutSideEffects] }),
+    build({ ...cjs, entryPoints: commandEntries(names.filter((n) => !WITHOUT_SBOM_VALIDATOR.has(n))), outdir, plugins: [workspaceWithoutSideEffects, lazyPackageUrl] }),
+    build({ ...cjs, entryPoints: commandEntries(names.filter((n) => WITHOUT_SBOM_VALIDATOR.has(n))), outdir, plugins: [withoutSbomValidator, workspaceWithoutSideEffects, lazyPackageUrl] }),
   ]);
   writeGenerated(`${outdir}/package.json`, '{ "type": "commonjs" }\n');
   const written = new Set(results.flatMap((r) => Object.keys(r.metafile.outputs)).map((o) => resolvePath(o)));
@@ -352,7 +378,7 @@ function extensionBundles() {
   mkdirSync(`${ext}schemas`, { recursive: true });
   for (const name of ['network-policy.schema.json', 'netpolicy-config.schema.json']) copyFileSync(`${root}schemas/${name}`, `${ext}schemas/${name}`);
   if (release) for (const map of ['extension.js.map', 'server.js.map', 'web/extension.js.map', 'web/server.js.map']) rmSync(`${ext}dist/${map}`, { force: true });
-  const opts = { ...common, alias: workspaceSources, minify: release, sourcemap: !release, legalComments: 'none', logOverride: { 'empty-import-meta': 'silent' } };
+  const opts = { ...common, alias: workspaceSources, plugins: [lazyPackageUrl], minify: release, sourcemap: !release, legalComments: 'none', logOverride: { 'empty-import-meta': 'silent' } };
   return [
     build({ ...opts, entryPoints: [`${ext}src/node.ts`], outfile: `${ext}dist/extension.js`, format: 'cjs', platform: 'node', external: ['vscode'] }),
     build({ ...opts, entryPoints: [`${root}packages/language-server/src/node.ts`], outfile: `${ext}dist/server.js`, format: 'cjs', platform: 'node' }),
