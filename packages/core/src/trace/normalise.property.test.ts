@@ -17,14 +17,14 @@ function valueOf(type: MemberType, plain: boolean): fc.Arbitrary<unknown> {
     strings: fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }),
   };
   const bad = fc.constantFrom<unknown>(null, 1.5, 'x', '', '12a', 7, true, [], [1], {}, 2 ** 60, '1'.repeat(41));
-  return plain ? good[type] : fc.oneof({ weight: 3, arbitrary: good[type] }, { weight: 1, arbitrary: bad });
+  return plain ? fc.oneof({ weight: 5, arbitrary: good[type] }, { weight: 1, arbitrary: fc.constant(null) }) : fc.oneof({ weight: 3, arbitrary: good[type] }, { weight: 1, arbitrary: bad });
 }
 
 const protocols = Object.keys(PROTOCOL_MEMBERS);
 /**
  * Observations as JSON.parse makes them (`__proto__` an own key among the others). Half are
- * plain (snake_case members of the right type, which the fast path takes unless a required one
- * is missing), half anything (camelCase or both spellings, nulls, wrong types, unknown keys).
+ * plain (snake_case members of the right type or null, which the fast path takes unless a required
+ * one is missing), half anything (camelCase or both spellings, nulls, wrong types, unknown keys).
  */
 const observation = fc.tuple(fc.oneof(fc.constantFrom(...protocols), fc.constantFrom('quic', 'HTTP', '')), fc.boolean()).chain(([protocol, plain]) => {
   const specs = [...COMMON_MEMBERS.filter(([snake]) => snake !== 'protocol'), ...(PROTOCOL_MEMBERS[protocol] ?? [])];

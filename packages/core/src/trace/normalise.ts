@@ -138,23 +138,23 @@ function observationName(raw: Record<string, unknown>, index: number): string {
 
 /*
  * The common case written out: an observation of a known protocol whose members are all known,
- * spelled snake_case, not null and of the right type, its required members there. Named reads and
- * writes instead of the general path's table lookups and computed stores: about a third of the
- * time on a 200,000-observation trace (docs/performance.md, issue 20 round 4). Anything else (a
- * camelCase spelling, an unknown member, a null, a wrong type, a missing member, another
- * protocol) gives `undefined`, and the general path reads the observation and says what is wrong.
+ * spelled snake_case and of the right type or null (absent), its required members there. Named
+ * reads and writes instead of the general path's table lookups and computed stores: about half the
+ * normalising time on a 200,000-observation trace (docs/performance.md, issue 20 round 4). Anything
+ * else (a camelCase spelling, an unknown member, a wrong type, a missing member, another protocol)
+ * gives `undefined`, and the general path reads the observation and says what is wrong.
  * Held to the general path by `normalise.property.test.ts`.
  *
- * Each `take*` checks one member: 0 when absent, 1 when present and of its type, and `BAD` (which
- * no count of members survives) otherwise. The counts are compared with the observation's keys,
+ * Each `take*` checks one member: 0 when absent, 1 when null (absent, as in the general path) or
+ * of its type, and `BAD` (which no count of members survives) otherwise. The counts are compared with the observation's keys,
  * so an unknown or second spelling of a member never goes unseen.
  */
 const BAD = -1024;
-const takeString = (v: unknown): number => (v === undefined ? 0 : typeof v === 'string' ? 1 : BAD);
-const takeDecimal = (v: unknown): number => (v === undefined ? 0 : typeof v === 'string' && isDecimal(v) ? 1 : BAD);
-const takeInteger = (v: unknown): number => (v === undefined ? 0 : typeof v === 'number' && Number.isSafeInteger(v) ? 1 : BAD);
-const takeBoolean = (v: unknown): number => (v === undefined ? 0 : typeof v === 'boolean' ? 1 : BAD);
-const takeStrings = (v: unknown): number => (v === undefined ? 0 : checkType(v, 'strings') ? 1 : BAD);
+const takeString = (v: unknown): number => (v === undefined ? 0 : v === null || typeof v === 'string' ? 1 : BAD);
+const takeDecimal = (v: unknown): number => (v === undefined ? 0 : v === null || (typeof v === 'string' && isDecimal(v)) ? 1 : BAD);
+const takeInteger = (v: unknown): number => (v === undefined ? 0 : v === null || (typeof v === 'number' && Number.isSafeInteger(v)) ? 1 : BAD);
+const takeBoolean = (v: unknown): number => (v === undefined ? 0 : v === null || typeof v === 'boolean' ? 1 : BAD);
+const takeStrings = (v: unknown): number => (v === undefined ? 0 : v === null || checkType(v, 'strings') ? 1 : BAD);
 
 /** The observation being built (members set only when there: the general path leaves absent ones out). */
 type Out = Record<string, unknown>;
@@ -167,22 +167,22 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
   const sequence = raw.sequence;
   let seen = 1 + takeString(observedAt) + takeInteger(sequence);
   const out: Out = { index, protocol };
-  if (observedAt !== undefined) out.observedAt = observedAt;
+  if (observedAt != null) out.observedAt = observedAt;
   out.sequence = sequence ?? index;
   switch (protocol) {
     case 'http': {
       const method = raw.method, url = raw.url, remoteIp = raw.remote_ip, statusCode = raw.status_code;
       const responseBodySize = raw.response_body_size, denied = raw.denied, deniedReason = raw.denied_reason, matchedRule = raw.matched_rule;
       seen += takeString(method) + takeString(url) + takeString(remoteIp) + takeInteger(statusCode) + takeDecimal(responseBodySize) + takeBoolean(denied) + takeString(deniedReason) + takeString(matchedRule);
-      if (seen !== keys || url === undefined) return undefined;
-      if (method !== undefined) out.method = method;
+      if (seen !== keys || url == null) return undefined;
+      if (method != null) out.method = method;
       out.url = url;
-      if (remoteIp !== undefined) out.remoteIp = remoteIp;
-      if (statusCode !== undefined) out.statusCode = statusCode;
-      if (responseBodySize !== undefined) out.responseBodySize = responseBodySize;
-      if (denied !== undefined) out.denied = denied;
-      if (deniedReason !== undefined) out.deniedReason = deniedReason;
-      if (matchedRule !== undefined) out.matchedRule = matchedRule;
+      if (remoteIp != null) out.remoteIp = remoteIp;
+      if (statusCode != null) out.statusCode = statusCode;
+      if (responseBodySize != null) out.responseBodySize = responseBodySize;
+      if (denied != null) out.denied = denied;
+      if (deniedReason != null) out.deniedReason = deniedReason;
+      if (matchedRule != null) out.matchedRule = matchedRule;
       break;
     }
     case 'tcp': {
@@ -191,29 +191,29 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
       const remoteIp = raw.remote_ip, hostnames = raw.hostnames, alpn = raw.alpn, serverName = raw.server_name;
       seen += takeBoolean(allowed) + takeDecimal(bytesReceived) + takeDecimal(bytesSent) + takeString(deniedReason) + takeString(duration) + takeString(error)
         + takeString(matchedRule) + takeInteger(remotePort) + takeString(remoteIp) + takeStrings(hostnames) + takeStrings(alpn) + takeString(serverName);
-      if (seen !== keys || remotePort === undefined) return undefined;
-      if (allowed !== undefined) out.allowed = allowed;
-      if (bytesReceived !== undefined) out.bytesReceived = bytesReceived;
-      if (bytesSent !== undefined) out.bytesSent = bytesSent;
-      if (deniedReason !== undefined) out.deniedReason = deniedReason;
-      if (duration !== undefined) out.duration = duration;
-      if (error !== undefined) out.error = error;
-      if (matchedRule !== undefined) out.matchedRule = matchedRule;
+      if (seen !== keys || remotePort == null) return undefined;
+      if (allowed != null) out.allowed = allowed;
+      if (bytesReceived != null) out.bytesReceived = bytesReceived;
+      if (bytesSent != null) out.bytesSent = bytesSent;
+      if (deniedReason != null) out.deniedReason = deniedReason;
+      if (duration != null) out.duration = duration;
+      if (error != null) out.error = error;
+      if (matchedRule != null) out.matchedRule = matchedRule;
       out.remotePort = remotePort;
-      if (remoteIp !== undefined) out.remoteIp = remoteIp;
-      if (hostnames !== undefined) out.hostnames = hostnames;
-      if (alpn !== undefined) out.alpn = alpn;
-      if (serverName !== undefined) out.serverName = serverName;
+      if (remoteIp != null) out.remoteIp = remoteIp;
+      if (hostnames != null) out.hostnames = hostnames;
+      if (alpn != null) out.alpn = alpn;
+      if (serverName != null) out.serverName = serverName;
       break;
     }
     case 'dns': {
       const resolverIp = raw.resolver_ip, queryName = raw.query_name, queryType = raw.query_type, answers = raw.answers;
       seen += takeString(resolverIp) + takeString(queryName) + takeString(queryType) + takeStrings(answers);
       if (seen !== keys) return undefined;
-      if (resolverIp !== undefined) out.resolverIp = resolverIp;
-      if (queryName !== undefined) out.queryName = queryName;
-      if (queryType !== undefined) out.queryType = queryType;
-      if (answers !== undefined) out.answers = answers;
+      if (resolverIp != null) out.resolverIp = resolverIp;
+      if (queryName != null) out.queryName = queryName;
+      if (queryType != null) out.queryType = queryType;
+      if (answers != null) out.answers = answers;
       break;
     }
     case 'ssh_git': {
@@ -224,21 +224,21 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
       seen += takeBoolean(allowed) + takeDecimal(bytesReceivedUpstream) + takeDecimal(bytesSentUpstream) + takeString(deniedReason) + takeBoolean(forcedShallow)
         + takeString(duration) + takeInteger(exitStatus) + takeString(host) + takeInteger(port) + takeString(user) + takeString(repositoryPath)
         + takeString(gitService) + takeString(remoteUrl) + takeString(matchedRule);
-      if (seen !== keys || host === undefined || port === undefined) return undefined;
-      if (allowed !== undefined) out.allowed = allowed;
-      if (bytesReceivedUpstream !== undefined) out.bytesReceivedUpstream = bytesReceivedUpstream;
-      if (bytesSentUpstream !== undefined) out.bytesSentUpstream = bytesSentUpstream;
-      if (deniedReason !== undefined) out.deniedReason = deniedReason;
-      if (forcedShallow !== undefined) out.forcedShallow = forcedShallow;
-      if (duration !== undefined) out.duration = duration;
-      if (exitStatus !== undefined) out.exitStatus = exitStatus;
+      if (seen !== keys || host == null || port == null) return undefined;
+      if (allowed != null) out.allowed = allowed;
+      if (bytesReceivedUpstream != null) out.bytesReceivedUpstream = bytesReceivedUpstream;
+      if (bytesSentUpstream != null) out.bytesSentUpstream = bytesSentUpstream;
+      if (deniedReason != null) out.deniedReason = deniedReason;
+      if (forcedShallow != null) out.forcedShallow = forcedShallow;
+      if (duration != null) out.duration = duration;
+      if (exitStatus != null) out.exitStatus = exitStatus;
       out.host = host;
       out.port = port;
-      if (user !== undefined) out.user = user;
-      if (repositoryPath !== undefined) out.repositoryPath = repositoryPath;
-      if (gitService !== undefined) out.gitService = gitService;
-      if (remoteUrl !== undefined) out.remoteUrl = remoteUrl;
-      if (matchedRule !== undefined) out.matchedRule = matchedRule;
+      if (user != null) out.user = user;
+      if (repositoryPath != null) out.repositoryPath = repositoryPath;
+      if (gitService != null) out.gitService = gitService;
+      if (remoteUrl != null) out.remoteUrl = remoteUrl;
+      if (matchedRule != null) out.matchedRule = matchedRule;
       break;
     }
     default:
