@@ -34,8 +34,14 @@ export const GROUPS_KEPT = 1000;
  */
 export class GroupTable {
   readonly groups = new Map<string, Group>();
-  /** Destinations held that were seen once, oldest first. */
-  private readonly singles = new Set<string>();
+  /**
+   * Groups held that were seen once, oldest first, from `head` on: a queue, each group queued once
+   * when made, and passed over once it repeats. Not a Set: taking a Set's first value walks over
+   * the holes its deletions leave (up to its capacity each time), which made a trace of 48,000
+   * distinct denials spend 45 ms here (docs/performance.md, issue 20 round 4).
+   */
+  private singles: Group[] = [];
+  private head = 0;
   /** Accesses counted (shown or not). */
   total = 0;
   omittedAccesses = 0;
@@ -47,25 +53,38 @@ export class GroupTable {
     this.total++;
     const g = this.groups.get(r.destination);
     if (g) {
-      if (g.count++ === 1) this.singles.delete(r.destination);
+      g.count++;
       if (g.sequences.length <= SHOWN_SEQUENCES) g.sequences.push(r.sequence);
       return;
     }
     if (this.groups.size >= this.capacity) {
-      const oldest = this.singles.values().next();
-      if (oldest.done) {
-        this.omittedAccesses++;
-        this.omittedDestinations++; // an upper bound: a destination left out may come again
-        return;
-      }
-      this.singles.delete(oldest.value);
-      this.groups.delete(oldest.value);
+      const oldest = this.oldestSingle();
       this.omittedAccesses++;
+      // An upper bound when nothing is replaced: a destination left out may come again.
       this.omittedDestinations++;
+      if (oldest === undefined) return;
+      this.groups.delete(oldest.destination);
     }
     // The result itself (held only while its group is: at most `capacity` of them).
-    this.groups.set(r.destination, { destination: r.destination, first: r, count: 1, sequences: [r.sequence] });
-    this.singles.add(r.destination);
+    const group: Group = { destination: r.destination, first: r, count: 1, sequences: [r.sequence] };
+    this.groups.set(r.destination, group);
+    this.singles.push(group);
+  }
+
+  /** Takes the oldest group still seen once off the queue; undefined when every group has repeated. */
+  private oldestSingle(): Group | undefined {
+    const queue = this.singles;
+    let found: Group | undefined;
+    while (this.head < queue.length) {
+      const g = queue[this.head++];
+      if (g.count === 1) { found = g; break; }
+    }
+    // Only groups held are queued, each once: what is left is at most `capacity` long.
+    if (this.head > 1024 && this.head * 2 > queue.length) {
+      this.singles = queue.slice(this.head);
+      this.head = 0;
+    }
+    return found;
   }
 }
 

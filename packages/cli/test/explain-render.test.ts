@@ -43,3 +43,44 @@ describe('GroupTable', () => {
     expect(shown + t.omittedAccesses).toBe(t.total);
   });
 });
+
+/** The table as first written (a Set of one-off destinations, oldest first): what GroupTable keeps must not change. */
+class ReferenceTable {
+  readonly groups = new Map<string, { count: number; first: number; sequences: number[] }>();
+  private readonly singles = new Set<string>();
+  total = 0;
+  omittedAccesses = 0;
+  omittedDestinations = 0;
+  constructor(readonly capacity: number) {}
+  add(destination: string, sequence: number): void {
+    this.total++;
+    const g = this.groups.get(destination);
+    if (g) {
+      if (g.count++ === 1) this.singles.delete(destination);
+      if (g.sequences.length <= 6) g.sequences.push(sequence);
+      return;
+    }
+    if (this.groups.size >= this.capacity) {
+      const oldest = this.singles.values().next();
+      this.omittedAccesses++;
+      this.omittedDestinations++;
+      if (oldest.done) return;
+      this.singles.delete(oldest.value);
+      this.groups.delete(oldest.value);
+    }
+    this.groups.set(destination, { count: 1, first: sequence, sequences: [sequence] });
+    this.singles.add(destination);
+  }
+}
+
+describe('GroupTable against the reference (property)', () => {
+  it('holds the same groups, counts and omissions for any sequence of destinations', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.nat(40), { maxLength: 3000 }), (capacity, picks) => {
+      const t = new GroupTable(capacity);
+      const ref = new ReferenceTable(capacity);
+      picks.forEach((p, i) => { t.add({ destination: `d${p}`, sequence: i, index: i } as unknown as ExplainResult); ref.add(`d${p}`, i); });
+      expect([...t.groups.values()].map((g) => [g.destination, g.count, g.first.sequence, g.sequences])).toEqual([...ref.groups].map(([d, g]) => [d, g.count, g.first, g.sequences]));
+      expect([t.total, t.omittedAccesses, t.omittedDestinations]).toEqual([ref.total, ref.omittedAccesses, ref.omittedDestinations]);
+    }), { numRuns: 300 });
+  });
+});
