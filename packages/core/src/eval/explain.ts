@@ -259,9 +259,10 @@ export class Explainer {
   }
 
   private noteConnected(address: string): void {
-    if (this.connected.has(address)) return;
-    if (this.connected.size >= CONNECTED_TRACKED) this.connectedOverflow = true;
-    else this.connected.add(address);
+    // One hash lookup while below the bound (adding an address already there changes nothing).
+    const connected = this.connected;
+    if (connected.size < CONNECTED_TRACKED) connected.add(address);
+    else if (!connected.has(address)) this.connectedOverflow = true;
   }
 
   finish(header: TraceHeader = {}): ExplainReport {
@@ -305,7 +306,9 @@ export class Explainer {
   }
 
   private learn(d: DnsObservation): void {
-    for (const address of this.resolved.learn(d)) if (this.connectedOverflow || this.connected.has(address)) this.lateDnsAnswers = true;
+    const gained = this.resolved.learn(d);
+    if (this.lateDnsAnswers) return; // said once is enough
+    for (const address of gained) if (this.connectedOverflow || this.connected.has(address)) { this.lateDnsAnswers = true; return; }
   }
 
   /**
