@@ -54,7 +54,7 @@ function writeObservations(file, count, observation) {
 const at = (seq) => `2026-03-02T10:${String((seq / 60000 | 0) % 60).padStart(2, '0')}:${String((seq / 1000 | 0) % 60).padStart(2, '0')}.${String(seq % 1000).padStart(3, '0')}Z`;
 
 /** Version of writeMixedTrace's output: `ensure` writes the file again when it changes. */
-export const MIXED_VERSION = 2;
+export const MIXED_VERSION = 4;
 
 /** `n` as an IPv4 address inside `a.b.0.0/(16 - bits)`: distinct for each n below 2^(16 + bits). */
 const quad = (first, second, n, bits) => `${first}.${second + ((n >>> 16) & ((1 << bits) - 1))}.${(n >>> 8) & 255}.${n & 255}`;
@@ -79,7 +79,8 @@ const ipv6Form = (rnd) => { const r = rnd(20); return r < 14 ? 'compressed' : r 
  * URL, each connection its own address or server name, each ssh command its own repository), HTTP
  * to several registries, TLS by server name, plain TCP, git over ssh and DNS in proportion
  * (about 45 %, 22 %, 15 %, 8 % and 10 %), and one observation in eight (every eighth) with an
- * IPv6 remote address (compressed, full or IPv4-mapped). One access in `deniedOneIn` is denied
+ * IPv6 remote address (compressed, full or IPv4-mapped); DNS answers name the connections that
+ * follow, as a job's resolver does before it connects. One access in `deniedOneIn` is denied
  * (24: about 4 %, the share of the trace this one replaced), each to a destination of its own,
  * recorded as denied. Against `makePolicy`'s first rules, which the trace's verdicts agree with.
  */
@@ -88,7 +89,7 @@ export function writeMixedTrace(file, count, seed = 42, deniedOneIn = 24) {
   const pkgs = Array.from({ length: 400 }, (_, i) => `pkg${i}`);
   const hex = () => rnd(0x7fffffff).toString(16).padStart(8, '0') + rnd(0x7fffffff).toString(16).padStart(8, '0') + 'c0ffee00'.repeat(6);
   // One counter per kind of destination, so that each kind's addresses are distinct.
-  let nHttp = 0, nTls = 0, nTcp = 0, nSsh = 0, nDns = 0, nDenied = 0;
+  let nHttp = 0, nTls = 0, nTcp = 0, nSsh = 0, nDenied = 0;
   const http = (seq, v6) => {
     const n = nHttp++, pkg = pkgs[rnd(pkgs.length)];
     let method = 'GET', url, denied = false;
@@ -120,7 +121,7 @@ export function writeMixedTrace(file, count, seed = 42, deniedOneIn = 24) {
     const n = nTls++;
     const denied = rnd(deniedOneIn) === 0;
     const name = denied ? `x${n}.unknown-cdn.example.com` : `a${n}.cdn.example.net`;
-    const ip = v6 ? ipv6(0x2a041234, n, ipv6Form(rnd)) : quad(198, 18, n, 1);
+    const ip = v6 ? ipv6(0x2a041234, n, ipv6Form(rnd)) : quad(198, 18, n, 5);
     if (denied) nDenied++;
     return `{"protocol":"tcp","observed_at":"${at(seq)}","sequence":${seq},"allowed":${!denied},"bytes_received":"${rnd(1 << 30)}","bytes_sent":"${rnd(1 << 20)}","duration":"1.2s","remote_port":443,"remote_ip":"${ip}","hostnames":["${name}"],"alpn":["h2","http/1.1"],"server_name":"${name}"${denied ? ',"denied_reason":"not allowed by policy"' : ''}}`;
   };
@@ -139,12 +140,19 @@ export function writeMixedTrace(file, count, seed = 42, deniedOneIn = 24) {
     if (denied) nDenied++;
     return `{"protocol":"ssh_git","observed_at":"${at(seq)}","sequence":${seq},"allowed":${!denied},"bytes_received_upstream":"${rnd(1 << 30)}","bytes_sent_upstream":"2048","forced_shallow":false,"duration":"3.1s","exit_status":${denied ? 128 : 0},"host":"git.example.com","port":22,"user":"git","repository_path":"${path}","git_service":"git-upload-pack","remote_url":"git@git.example.com:${path.slice(1)}"${denied ? ',"denied_reason":"not allowed by policy"' : ''}}`;
   };
-  // Names resolved to addresses no connection of the trace uses (a later answer for a connected
-  // address would make explain read the trace twice), one in eight an AAAA answer.
+  // As a job's resolver answers before it connects: each answer names the address of a connection
+  // still to come (the next TLS connection by its server name, or the next database connection),
+  // so that connections find names learned from DNS, as in real traces. One in eight is an AAAA
+  // answer (in the compressed form the next IPv6 TLS connection would use). Never an answer for an
+  // address already connected to (that would make explain read the trace twice): every kind's
+  // addresses stay distinct up to the 5,000,000 observations of NETPOLICY_BENCH_FULL.
   const dns = (seq) => {
-    const n = nDns++;
     const aaaa = rnd(8) === 0;
-    return `{"protocol":"dns","observed_at":"${at(seq)}","sequence":${seq},"resolver_ip":"168.63.129.16","query_name":"db${n}.internal.example","query_type":"${aaaa ? 'AAAA' : 'A'}","answers":["${aaaa ? ipv6(0xfd000064, n, 'compressed') : quad(10, 64, n, 5)}"]}`;
+    if (rnd(2) === 0) {
+      const name = `a${nTls}.cdn.example.net`;
+      return `{"protocol":"dns","observed_at":"${at(seq)}","sequence":${seq},"resolver_ip":"168.63.129.16","query_name":"${name}","query_type":"${aaaa ? 'AAAA' : 'A'}","answers":["${aaaa ? ipv6(0x2a041234, nTls, 'compressed') : quad(198, 18, nTls, 5)}"]}`;
+    }
+    return `{"protocol":"dns","observed_at":"${at(seq)}","sequence":${seq},"resolver_ip":"168.63.129.16","query_name":"db${nTcp}.internal.example","query_type":"${aaaa ? 'AAAA' : 'A'}","answers":["${aaaa ? ipv6(0xfd000020, nTcp, 'compressed') : quad(10, 32, nTcp, 5)}"]}`;
   };
   writeObservations(file, count, (seq) => {
     if (seq % 8 === 0) {

@@ -14,7 +14,8 @@
 //
 // Inputs are generated (bench/explain-data.mjs) into a temporary directory, never committed. Rows
 // 1 and 2 read a job's trace as real ones are (issue 20): every destination distinct, HTTP, TLS,
-// plain TCP, ssh and DNS in proportion, every eighth observation to an IPv6 address, 4 % denied.
+// plain TCP, ssh and DNS in proportion (DNS answers naming the connections that follow), every
+// eighth observation to an IPv6 address, 4 % denied.
 // Sizes: row 2 uses 1,000,000 observations (~260 MB) by default; NETPOLICY_BENCH_FULL=1 uses the
 // issue's 5,000,000 (~1.3 GB). NETPOLICY_BENCH_ROUNDS sets the rounds (default 3).
 // Each row is printed as `ROW {"measure","ratio","target"}` for bench/run.mjs.
