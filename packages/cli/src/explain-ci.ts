@@ -1,13 +1,15 @@
 /**
  * `netpolicy explain --format github`: each denied destination becomes a warning on the policy,
- * on the line of the rule that came nearest (or of `default`), with the destination and the fix;
- * the job summary gets the whole Markdown report; the text report goes to the log, fenced.
+ * on the line of the rule that came nearest (or of `default`), with the destination, the fix and,
+ * with `--sbom`, the SBOM components behind it; the job summary gets the whole Markdown report;
+ * the text report goes to the log, fenced.
  * Loaded only with that format.
  */
 import { LineIndex, Locator, parsePolicyDocument, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
 import type { CiFinding } from './ci-formats/finding';
 import { appendStepSummary, githubReport } from './ci-output';
 import { renderMarkdown, renderText, type ReportDigest } from './explain-render';
+import type { Attribution } from './explain-components';
 import type { Io } from './io';
 
 /** The pointer of the rule a denial is placed on: the nearest rule, a preset's entry in `presets`, or `default`. */
@@ -30,7 +32,7 @@ function fixLine(r: ExplainResult): string | undefined {
 }
 
 /** Denied destinations as warnings on the policy file (`policyText` undefined: the policy came from stdin, no place). */
-export function* denialFindings(digest: ReportDigest, policy: Policy, policyFile: string, policyText: string | undefined): Generator<CiFinding> {
+export function* denialFindings(digest: ReportDigest, policy: Policy, policyFile: string, policyText: string | undefined, attribution?: Attribution): Generator<CiFinding> {
   const doc = policyText === undefined ? undefined : parsePolicyDocument(policyText, { fileName: policyFile });
   const locator = doc && new Locator(doc);
   const lines = policyText === undefined ? undefined : new LineIndex(policyText);
@@ -49,6 +51,7 @@ export function* denialFindings(digest: ReportDigest, policy: Policy, policyFile
       details: [
         r.nearMiss ? `nearest rule ${r.nearMiss.rule}: ${r.nearMiss.message}` : 'no rule names this destination (decided by the default)',
         ...[fixLine(r)].filter((x): x is string => x !== undefined),
+        ...(attribution ? [attribution.textLine(r)] : []),
       ],
       key: g.destination,
     };
@@ -57,11 +60,11 @@ export function* denialFindings(digest: ReportDigest, policy: Policy, policyFile
 
 const LOG_TITLE = 'netpolicy explain: the report';
 
-export function* githubExplainReport(io: Io, run: { report: ExplainReport; digest: ReportDigest; policy: Policy; policyFile: string; policyText: string | undefined }): Generator<string> {
-  const summary = appendStepSummary(io, renderMarkdown(run.report, run.digest));
+export function* githubExplainReport(io: Io, run: { report: ExplainReport; digest: ReportDigest; policy: Policy; policyFile: string; policyText: string | undefined; attribution?: Attribution }): Generator<string> {
+  const summary = appendStepSummary(io, renderMarkdown(run.report, run.digest, run.attribution));
   yield* githubReport(io, {
-    findings: () => denialFindings(run.digest, run.policy, run.policyFile, run.policyText),
+    findings: () => denialFindings(run.digest, run.policy, run.policyFile, run.policyText, run.attribution),
     seeAll: summary ? `the job summary, or the step's log (group "${LOG_TITLE}")` : `the step's log (group "${LOG_TITLE}")`,
-    log: { title: LOG_TITLE, pieces: [renderText(run.report, run.digest, false, run.policy)] },
+    log: { title: LOG_TITLE, pieces: [renderText(run.report, run.digest, false, run.policy, run.attribution)] },
   });
 }

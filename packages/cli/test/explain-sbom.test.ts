@@ -92,6 +92,20 @@ describe('explain --sbom', () => {
     expect(r.stdout).toContain('### SBOM components with denied accesses\n\n| Component | Denied | Download denied |\n|---|---|---|\n| `pkg:npm/%40acme/ui@3.1.0?repository_url=https://npm.pkg.example.com` | 2 | yes |');
   });
 
+  it('github: each denial annotation names its components; the summary and the log carry the components', () => {
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '');
+    const r = runCli(['explain', '--policy', policy, '--trace', fixture('npm', 'trace.json'), '--sbom', fixture('npm', 'sbom.cdx.json'), '--format', 'github'], { env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(0);
+    const annotation = r.stdout.split('\n').find((l) => l.startsWith('::warning') && l.includes('npm.pkg.example.com/@acme/ui/-/ui-3.1.0.tgz'));
+    // Workflow commands escape newlines in a message as %0A.
+    expect(annotation).toContain('%0Acomponent: pkg:npm/%2540acme/ui@3.1.0?repository_url=https://npm.pkg.example.com (purl)');
+    const telemetry = r.stdout.split('\n').find((l) => l.startsWith('::warning') && l.includes('telemetry.example.io/express'));
+    expect(telemetry).toContain('%0Acomponent: none in the SBOM');
+    expect(r.stdout).toContain('SBOM components with denied accesses: 3 (2 with a denied download)');
+    expect(readFileSync(summary, 'utf8')).toContain('### SBOM components with denied accesses');
+  });
+
   it('an SBOM on stdin; two stdin arguments refused', () => {
     const sbom = readFileSync(fixture('git', 'sbom.cdx.json'), 'utf8');
     const r = runCli(['explain', '--policy', policy, '--trace', fixture('git', 'trace.json'), '--sbom', '-', '--format', 'json'], { input: sbom });

@@ -320,7 +320,7 @@ export const command: Command = {
       for (const table of [digest.denied, digest.performed]) for (const g of table.groups.values()) explainer.addDetails(g.first);
       if (values.format === 'github') {
         const policyText = policyFile === '-' ? undefined : readInput(policyFile);
-        for (const piece of (await import('../explain-ci')).githubExplainReport(io, { report, digest, policy, policyFile, policyText })) stdout.write(piece);
+        for (const piece of (await import('../explain-ci')).githubExplainReport(io, { report, digest, policy, policyFile, policyText, attribution })) stdout.write(piece);
       } else {
         const provenance = await provenanceAfter(pulls, header);
         stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest, attribution, provenance) : renderText(report, digest, !file && useColor(io), policy, attribution, provenance));
