@@ -1,13 +1,15 @@
 /**
- * `netpolicy explain --format github`: each denied destination becomes a warning on the policy,
+ * `netpolicy explain --format github|gitlab`. github: each denied destination becomes a warning on the policy,
  * on the line of the rule that came nearest (or of `default`), with the destination, the fix and,
  * with `--sbom`, the SBOM components behind it; the job summary gets the whole Markdown report;
- * the text report goes to the log, fenced.
- * Loaded only with that format.
+ * the text report goes to the log, fenced. gitlab: the same denials as a Code Quality report, each
+ * on the policy's line of its nearest rule (`major` when the job performed the access: this policy
+ * would break it; `minor` otherwise). Loaded only with those formats.
  */
 import { LineIndex, Locator, parsePolicyDocument, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
 import type { CiFinding } from './ci-formats/finding';
 import { appendStepSummary, githubReport } from './ci-output';
+import { gitlabReport } from './ci-formats/gitlab';
 import { renderMarkdown, renderText, type ReportDigest } from './explain-render';
 import type { Attribution } from './explain-components';
 import type { Io } from './io';
@@ -66,5 +68,16 @@ export function* githubExplainReport(io: Io, run: { report: ExplainReport; diges
     findings: () => denialFindings(run.digest, run.policy, run.policyFile, run.policyText, run.attribution),
     seeAll: summary ? `the job summary, or the step's log (group "${LOG_TITLE}")` : `the step's log (group "${LOG_TITLE}")`,
     log: { title: LOG_TITLE, pieces: [renderText(run.report, run.digest, false, run.policy, run.attribution)] },
+  });
+}
+
+/** `explain --format gitlab`: the denied destinations as a GitLab Code Quality report. */
+export function gitlabExplainReport(io: Io, run: { digest: ReportDigest; policy: Policy; policyFile: string; policyText: string | undefined; attribution?: Attribution }): Iterable<string> {
+  // A finding's key is its destination (denialFindings).
+  const performed = run.digest.performed.groups;
+  return gitlabReport(denialFindings(run.digest, run.policy, run.policyFile, run.policyText, run.attribution), {
+    cwd: io.cwd,
+    root: io.env.CI_PROJECT_DIR || undefined,
+    severity: (f) => (f.key !== undefined && performed.has(f.key) ? 'major' : undefined),
   });
 }

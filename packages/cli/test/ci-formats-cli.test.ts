@@ -176,3 +176,51 @@ describe('explain --format github', () => {
     expect(readFileSync(summary, 'utf8')).toContain('## Network policy: explain');
   });
 });
+
+describe('explain --format gitlab', () => {
+  it('a Code Quality issue per denied destination on its nearest rule\'s line, valid against the schema; major when the job performed it', () => {
+    const args = ['--policy', 'fixtures/traces/denials/policy.netpolicy.json', '--trace', 'fixtures/traces/denials/trace.json'];
+    const r = runCli(['explain', '--format', 'gitlab', ...args], { env: { CI_PROJECT_DIR: repoRoot } });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { description: string; check_name: string; fingerprint: string; severity: string; location: { path: string; lines: { begin: number } } }[];
+    expect(codeQualityErrors(report)).toEqual([]);
+    const json = JSON.parse(runCli(['explain', '--format', 'json', ...args]).stdout);
+    const denials = json.results.filter((x: { model: { verdict: string } }) => x.model.verdict === 'deny') as { destination: string; recorded: { verdict: string } }[];
+    const destinations = [...new Set(denials.map((d) => d.destination))];
+    // Every denied destination once, nothing capped (a Code Quality report has no limit per level).
+    expect(report.map((i) => /^denied: (.*?)( \(×\d+\))?( \(the job performed it\))? — /.exec(i.description)?.[1]).sort()).toEqual(destinations.sort());
+    expect(new Set(report.map((i) => i.fingerprint)).size).toBe(report.length);
+    for (const issue of report) {
+      expect(issue.check_name).toBe('denied');
+      expect(issue.location.path).toBe('fixtures/traces/denials/policy.netpolicy.json');
+      const performed = denials.some((d) => issue.description.startsWith(`denied: ${d.destination}`) && d.recorded.verdict === 'allow');
+      expect(issue.severity).toBe(performed ? 'major' : 'minor');
+    }
+    const tls = report.find((i) => i.description.startsWith('denied: tls example.org:443'))!;
+    expect(tls.description).toContain('fix: widen /connections/0: add to /connections/0/tls/serverNamePatterns: "example.org"');
+    // The same run again: the same fingerprints (GitLab compares them between base and head).
+    expect(JSON.parse(runCli(['explain', '--format', 'gitlab', ...args], { env: { CI_PROJECT_DIR: repoRoot } }).stdout).map((i: { fingerprint: string }) => i.fingerprint)).toEqual(report.map((i) => i.fingerprint));
+  });
+});
+
+describe('explain --format gitlab, severities', () => {
+  it('major for an access the job performed that the policy denies, minor for one denied both times; no file on stdin placed on the project', () => {
+    const policy = join(dir, 'strict.netpolicy.json');
+    writeFileSync(policy, '{"default": "deny", "presets": []}\n');
+    const trace = join(dir, 'performed.json');
+    writeFileSync(trace, JSON.stringify({ schema_version: '1.0', observations: [
+      { protocol: 'http', observed_at: '2026-01-01T00:00:00Z', sequence: 1, method: 'GET', url: 'https://performed.example/', denied: false },
+      { protocol: 'http', observed_at: '2026-01-01T00:00:01Z', sequence: 2, method: 'GET', url: 'https://refused.example/', denied: true },
+    ] }));
+    const r = runCli(['explain', '--format', 'gitlab', '--policy', policy, '--trace', trace], { cwd: dir });
+    const report = JSON.parse(r.stdout) as { description: string; severity: string; location: { path: string } }[];
+    expect(codeQualityErrors(report)).toEqual([]);
+    expect(report.map((i) => [i.description.split(' — ')[0], i.severity, i.location.path])).toEqual([
+      ['denied: GET https://performed.example/ (the job performed it)', 'major', 'strict.netpolicy.json'],
+      ['denied: GET https://refused.example/', 'minor', 'strict.netpolicy.json'],
+    ]);
+    const piped = runCli(['explain', '--format', 'gitlab', '--policy', '-', '--trace', trace], { cwd: dir, input: readFileSync(policy, 'utf8') });
+    expect(JSON.parse(piped.stdout).map((i: { location: { path: string } }) => i.location.path)).toEqual(['.', '.']);
+    expect(runCli(['explain', '--format', 'gitlab', '--provenance', '--policy', policy, '--trace', trace], { cwd: dir }).stderr).toContain('not gitlab');
+  });
+});

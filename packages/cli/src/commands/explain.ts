@@ -34,7 +34,7 @@ published each OCI manifest or index the job pulled. The token comes from NETPOL
     repo: { type: 'string', value: 'OWNER/REPO', help: 'Fetch the trace of this repository\'s job from the service (with --job-id) instead of --trace FILE.' },
     'job-id': { type: 'string', value: 'N', help: 'The job whose trace to fetch (with --repo), a decimal number.' },
     provider: { type: 'string', value: 'ciprovider', help: 'The job\'s CI provider (with --repo). Default: ciprovider.' },
-    format: formatOption(['text', 'json', 'markdown', 'github'], 'Report format: text for a terminal (denials first, grouped by destination), json (the shape in docs/cli.md), markdown for a CI job summary or a pull-request comment, github (a warning on the policy at the nearest rule of each denied destination, with the fix; the Markdown report to the job summary when GITHUB_STEP_SUMMARY is set). See docs/ci.md.'),
+    format: formatOption(['text', 'json', 'markdown', 'github', 'gitlab'], 'Report format: text for a terminal (denials first, grouped by destination), json (the shape in docs/cli.md), markdown for a CI job summary or a pull-request comment, github (a warning on the policy at the nearest rule of each denied destination, with the fix; the Markdown report to the job summary when GITHUB_STEP_SUMMARY is set), gitlab (the same denials as a GitLab Code Quality report: major when the job performed the access, minor otherwise). See docs/ci.md.'),
     output: outputOption,
     only: { type: 'string', default: 'all', choices: ['denied', 'all'], help: 'Which accesses to list (the summary counts everything).' },
     'fail-on': { type: 'string', multiple: true, choices: ['denied', 'disagreement'], help: 'Exit 1 when the model denies an access / disagrees with the trace.' },
@@ -184,7 +184,7 @@ export const command: Command = {
     if (sbomFromService && !fromService) throw new UsageError('--sbom service fetches the SBOM of the job given by --repo and --job-id: give them, or name the SBOM file (./service for a file named service)');
     for (const o of ['provenance-limit', 'own-repo'] as const) if (values[o] !== undefined && !values.provenance) throw new UsageError(`option --${o} applies only with --provenance`);
     for (const o of ['base-url', 'token-file'] as const) if (values[o] !== undefined && !fromService && !values.provenance) throw new UsageError(`option --${o} applies only with --repo/--job-id or --provenance`);
-    if (values.provenance && values.format === 'github') throw new UsageError('--provenance applies to --format text, json and markdown, not github');
+    if (values.provenance && (values.format === 'github' || values.format === 'gitlab')) throw new UsageError(`--provenance applies to --format text, json and markdown, not ${values.format}`);
     const limit = provenanceLimit(values['provenance-limit']);
     const ownPatterns = values['own-repo'] ?? [];
     for (const p of ownPatterns) {
@@ -318,9 +318,13 @@ export const command: Command = {
         else lateWarning(io);
       }
       for (const table of [digest.denied, digest.performed]) for (const g of table.groups.values()) explainer.addDetails(g.first);
-      if (values.format === 'github') {
+      if (values.format === 'github' || values.format === 'gitlab') {
         const policyText = policyFile === '-' ? undefined : readInput(policyFile);
-        for (const piece of (await import('../explain-ci')).githubExplainReport(io, { report, digest, policy, policyFile, policyText, attribution })) stdout.write(piece);
+        const ci = await import('../explain-ci');
+        const pieces = values.format === 'github'
+          ? ci.githubExplainReport(io, { report, digest, policy, policyFile, policyText, attribution })
+          : ci.gitlabExplainReport(io, { digest, policy, policyFile, policyText, attribution });
+        for (const piece of pieces) stdout.write(piece);
       } else {
         const provenance = await provenanceAfter(pulls, header);
         stdout.write(values.format === 'markdown' ? renderMarkdown(report, digest, attribution, provenance) : renderText(report, digest, !file && useColor(io), policy, attribution, provenance));
