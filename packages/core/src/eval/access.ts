@@ -1,5 +1,6 @@
 /** What the evaluator decides about: one access, independent of the trace format. */
 import { isKnownObservation, type AnyObservation } from '../trace/types';
+import { withResolvedNames } from './host-names';
 import { parseUrl } from './url';
 
 /**
@@ -37,8 +38,7 @@ export function accessOf(observation: AnyObservation, resolvedNames?: readonly s
     case 'http':
       return { kind: 'http', method: o.method ?? 'GET', url: o.url, remoteIp: o.remoteIp };
     case 'tcp': {
-      let hostnames = o.hostnames;
-      if (resolvedNames && resolvedNames.length) hostnames = hostnames ? [...hostnames, ...resolvedNames] : resolvedNames.slice();
+      const hostnames = resolvedNames && resolvedNames.length ? withResolvedNames(o.hostnames, resolvedNames, true) : o.hostnames;
       if (o.serverName !== undefined || (o.alpn !== undefined && o.alpn.length > 0)) {
         return { kind: 'tls', serverName: o.serverName, alpn: o.alpn, remoteIp: o.remoteIp, port: o.remotePort, hostnames };
       }

@@ -8,14 +8,15 @@ import { readConnection, readSource } from '../policy/rules-read';
 import { streamTrace, type TraceChunks } from '../trace/reader';
 import { parseTrace } from '../trace/reader';
 import { traceOf, type TraceDocument } from '../trace/document';
-import { isKnownObservation, type AnyObservation, type DnsObservation, type Observation, type Trace, type TraceHeader } from '../trace/types';
+import { isKnownObservation, type AnyObservation, type DnsObservation, type Observation, type TcpObservation, type Trace, type TraceHeader } from '../trace/types';
 import { accessOf, describeAccess, type Access } from './access';
+import { namesHost, withResolvedNames } from './host-names';
 import { CompiledPolicy, compilePolicy } from './evaluate';
 import { fixFor, type DenialFix } from './fix';
 import { nearMiss, widening, type NearMiss } from './near-miss';
 import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
-import { parseUrl, type ParsedUrl } from './url';
+import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
 
 /** A verdict as explain reports it: `none` for observations that have none (DNS, unknown protocols, nothing recorded). */
 export type ModelVerdict = 'allow' | 'deny' | 'none';
@@ -163,6 +164,7 @@ interface DenialDetails { fix: DenialFix | null; nearMiss: NearMiss | null }
 interface DetailSlot { access: Access; details: DenialDetails }
 /** Addresses of connections remembered for `lateDnsAnswers`; beyond, any later answer counts as late. */
 const CONNECTED_TRACKED = 1 << 20;
+const NO_NAMES: readonly string[] = Object.freeze([]);
 
 
 /** Explains observations one at a time: feed them with `add`, then `finish`. */
@@ -179,9 +181,11 @@ export class Explainer {
   private readonly deferDetails: boolean;
   /**
    * Addresses of the connections decided so far whose result a later DNS answer could change
-   * (see `add`): a later answer naming one of them makes `lateDnsAnswers`.
+   * (see `add`), each with the host names every one of those connections named itself: a later
+   * answer naming one of them makes `lateDnsAnswers`, unless its names are all among those (the
+   * connection's access would be the same: `withResolvedNames` adds a name once).
    */
-  private readonly connected = new Set<string>();
+  private readonly connected = new Map<string, readonly string[]>();
   private connectedOverflow = false;
   private lateDnsAnswers = false;
 
@@ -228,7 +232,7 @@ export class Explainer {
     const kept = !(this.only === 'denied' && verdict !== 'deny' && recordedVerdict !== 'deny' && agrees);
     // More names can only permit more, so a later answer for this address changes nothing the
     // report holds unless the connection was reported (every denial is) or allowed by the default alone.
-    if (protocol === 'tcp' && remoteIp !== undefined && (kept || reliesOnDefault)) this.noteConnected(remoteIp);
+    if (protocol === 'tcp' && remoteIp !== undefined && (kept || reliesOnDefault)) this.noteConnected(remoteIp, (o as TcpObservation).hostnames);
     if (!kept) return undefined;
     const access = scratch ? accessOf(o, resolved) : undefined;
     const destination = destinationOf(o, access);
@@ -258,11 +262,16 @@ export class Explainer {
     result.nearMiss = near;
   }
 
-  private noteConnected(address: string): void {
-    // One hash lookup while below the bound (adding an address already there changes nothing).
+  private noteConnected(address: string, own: readonly string[] | undefined): void {
     const connected = this.connected;
-    if (connected.size < CONNECTED_TRACKED) connected.add(address);
-    else if (!connected.has(address)) this.connectedOverflow = true;
+    const named = connected.get(address);
+    if (named === undefined) {
+      if (connected.size < CONNECTED_TRACKED) connected.set(address, own ?? NO_NAMES);
+      else this.connectedOverflow = true;
+      return;
+    }
+    // Another connection to the address: only the names both named stay harmless.
+    if (named.length > 0 && named !== own) connected.set(address, named.filter((n) => own !== undefined && namesHost(own, normaliseHostFast(n))));
   }
 
   finish(header: TraceHeader = {}): ExplainReport {
@@ -283,9 +292,8 @@ export class Explainer {
         return a;
       }
       case 'tcp': {
-        let hostnames = o.hostnames;
         // Evaluation only reads the names: the resolved list itself stands in for a copy of it.
-        if (resolved && resolved.length) hostnames = hostnames && hostnames.length ? [...hostnames, ...resolved] : resolved;
+        const hostnames = resolved && resolved.length ? withResolvedNames(o.hostnames, resolved, false) : o.hostnames;
         if (o.serverName !== undefined || (o.alpn !== undefined && o.alpn.length > 0)) {
           const a = this.scratchTls;
           a.serverName = o.serverName; a.alpn = o.alpn; a.remoteIp = o.remoteIp; a.port = o.remotePort; a.hostnames = hostnames;
@@ -307,8 +315,15 @@ export class Explainer {
 
   private learn(d: DnsObservation): void {
     const gained = this.resolved.learn(d);
-    if (this.lateDnsAnswers) return; // said once is enough
-    for (const address of gained) if (this.connectedOverflow || this.connected.has(address)) { this.lateDnsAnswers = true; return; }
+    if (this.lateDnsAnswers || gained.length === 0) return; // said once is enough
+    if (this.connectedOverflow) { this.lateDnsAnswers = true; return; }
+    const names = this.resolved.lastNames;
+    for (const address of gained) {
+      const named = this.connected.get(address);
+      if (named === undefined) continue;
+      // The connections to the address named these very names: their accesses stay as they were.
+      for (const name of names) if (!namesHost(named, name)) { this.lateDnsAnswers = true; return; }
+    }
   }
 
   /**

@@ -26,6 +26,8 @@ export class ResolvedNames {
   private readonly byAddress = new Map<string, string[] | ManyNames>();
   /** What `learn` returns: reused, valid until its next call. */
   private readonly gained: string[] = [];
+  /** The names (normalised) the last DNS observation learnt gave its addresses: reused, valid until the next `learn`. */
+  readonly lastNames: string[] = [];
 
   constructor(initial?: ReadonlyMap<string, readonly string[]>) {
     for (const [address, names] of initial ?? []) this.byAddress.set(address, names.length > LISTED ? { names: names.slice(), seen: new Set(names) } : names.slice());
@@ -45,11 +47,14 @@ export class ResolvedNames {
     const answers = d.answers;
     const gained = this.gained;
     gained.length = 0;
+    this.lastNames.length = 0;
     if (!d.queryName || !answers || answers.length === 0) return gained;
     const query = normaliseHostFast(d.queryName);
     // Answers are addresses, or names (CNAME targets) that resolve to the same addresses.
     let aliases: string[] | undefined;
     for (let i = 0; i < answers.length; i++) if (!isAddressText(answers[i])) (aliases ??= []).push(normaliseHostFast(answers[i]));
+    this.lastNames.push(query);
+    if (aliases) this.lastNames.push(...aliases);
     for (let i = 0; i < answers.length; i++) {
       const answer = answers[i];
       if (!isAddressText(answer)) continue;
