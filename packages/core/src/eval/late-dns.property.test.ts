@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { Explainer, explain, explainTrace, type ExplainReport } from './explain';
 import { parseTrace } from '../trace/reader';
 import type { Policy } from '../policy/types';
+import { validate } from '../validate/validate';
 
 // D4: a connection's names are those of every DNS observation of the trace, before it or after.
 // The streaming explain reads a text twice only when an answer after a connection could change
@@ -36,9 +37,9 @@ const trace = fc.array(fc.oneof(dns, tcp, tls), { minLength: 1, maxLength: 14 })
   .map((observations) => JSON.stringify({ schema_version: '1.0', observations: observations.map((o, i) => ({ ...o, sequence: i + 1 })) }));
 
 const policies: Policy[] = [
-  { default: 'deny', presets: [], connections: [{ tcp: { hostnames: ['a.example'], ports: [5432] } }, { tls: { serverNamePatterns: ['*.cdn.example'], ports: [443] } }, { tcp: { cidrs: ['10.0.0.0/31'], ports: [5432] } }] } as Policy,
-  { default: 'allow', presets: [], connections: [{ tcp: { hostnames: ['b.example', 'db.internal'] } }] } as Policy,
-  { default: 'deny', presets: [], connections: [{ tls: { serverNamePatterns: ['api.example'], ports: [443] } }, { tcp: { hostnames: ['*.example'], ports: [443] } }] } as Policy,
+  { default: 'deny', presets: [], connections: [{ tcp: { hostPatterns: ['a.example'], ports: [5432] } }, { tls: { serverNamePatterns: ['*.cdn.example'], ports: [443] } }, { tcp: { cidrs: ['10.0.0.0/31'], ports: [5432] } }] } as Policy,
+  { default: 'allow', presets: [], connections: [{ tcp: { hostPatterns: ['b.example', 'db.internal'] } }] } as Policy,
+  { default: 'deny', presets: [], connections: [{ tls: { serverNamePatterns: ['api.example'], ports: [443] } }, { tcp: { hostPatterns: ['*.example'], ports: [443] } }] } as Policy,
 ];
 
 /** What the report says of each result, and its counts (not the observation objects themselves). */
@@ -50,6 +51,10 @@ function said(r: ExplainReport): unknown {
 }
 
 describe('DNS answers in any order (property)', () => {
+  it('the policies are valid (their name rules are evaluated, not ignored)', () => {
+    for (const p of policies) expect(validate(JSON.stringify(p)).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
   it('the streaming explain reports what explainTrace reports, for --only all and denied', async () => {
     await fc.assert(fc.asyncProperty(trace, fc.constantFrom(...policies), fc.constantFrom('all' as const, 'denied' as const), async (text, policy, only) => {
       const streamed = await explain(policy, text, { only });
