@@ -22,7 +22,8 @@ const path = fc.array(segment, { maxLength: 5 }).map((s) => '/' + s.join('/'));
 const urlText = fc.tuple(scheme, host, fc.option(port, { nil: undefined }), path).map(([s, h, p, pa]) => `${s}://${h}${p ? `:${p}` : ''}${pa === '/' ? '' : pa}`);
 const ipv4 = fc.tuple(fc.constantFrom(10, 192), fc.constantFrom(0, 168), fc.constantFrom(0, 1), fc.integer({ min: 0, max: 3 })).map((b) => b.join('.'));
 const cidr = fc.tuple(ipv4, fc.constantFrom(8, 16, 24, 30, 32)).map(([ip, n]) => `${ip}/${n}`);
-const repoPattern = fc.constantFrom('org/*', 'org/repo', '**', 'other/**', 'org/**/x');
+// First segments literal (indexed by it), with a wildcard (tried for every path) or `**`.
+const repoPattern = fc.constantFrom('org/*', 'org/repo', '**', 'other/**', 'org/**/x', 'Org/Repo', 'o*/repo', '*/x', 'org', 'repo');
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const uniq = <T>(arb: fc.Arbitrary<T>) => fc.uniqueArray(arb, { minLength: 1, maxLength: 3 });
 
@@ -52,7 +53,7 @@ const access: fc.Arbitrary<Access> = fc.oneof(
   fc.record({ kind: fc.constant('http' as const), method: fc.constantFrom('GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'), url: fc.oneof(urlText, fc.constantFrom('https://pypi.org/simple/x/', 'https://files.pythonhosted.org/packages/a.whl', 'https://registry.npmjs.org/x')), remoteIp: opt(ipv4) }, { requiredKeys: ['kind', 'method', 'url'] }),
   fc.record({ kind: fc.constant('tls' as const), serverName: opt(fc.oneof(hostCase, fc.constant('pypi.org'))), alpn: opt(fc.uniqueArray(fc.constantFrom('h2', 'http/1.1'), { maxLength: 2 })), remoteIp: opt(ipv4), port, hostnames: opt(fc.array(hostCase, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
   fc.record({ kind: fc.constant('tcp' as const), remoteIp: opt(ipv4), port, hostnames: opt(fc.array(hostCase, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
-  fc.record({ kind: fc.constant('ssh' as const), host: hostCase, port, user: opt(fc.constantFrom('git', 'bot')), repositoryPath: opt(fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', 'org/sub/x')) }, { requiredKeys: ['kind', 'host', 'port'] }),
+  fc.record({ kind: fc.constant('ssh' as const), host: hostCase, port, user: opt(fc.constantFrom('git', 'bot')), repositoryPath: opt(fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', 'org/sub/x', 'ORG/x', 'repo', '/', '')) }, { requiredKeys: ['kind', 'host', 'port'] }),
 );
 
 /** Accesses aimed at a policy's own rules (URLs extended by a path, names under its patterns, addresses in its CIDRs). */
@@ -88,10 +89,10 @@ function aimedAt(p: Policy): fc.Arbitrary<Access> {
   ) : urlText;
   const ports = fc.constantFrom(22, 80, 443, 8080);
   return fc.oneof(
-    fc.record({ kind: fc.constant('http' as const), method: fc.constantFrom('GET', 'HEAD', 'PUT', 'DELETE'), url: fc.oneof(url, url.map((u) => u.replace(/(https?:\/\/[^/]+)(.*)/, '$1/v2/org/repo/manifests/x')), url.map((u) => `${u}/org/repo.git/info/refs`)), remoteIp: opt(ip) }, { requiredKeys: ['kind', 'method', 'url'] }),
+    fc.record({ kind: fc.constant('http' as const), method: fc.constantFrom('GET', 'HEAD', 'PUT', 'DELETE'), url: fc.oneof(url, url.map((u) => u.replace(/(https?:\/\/[^/]+)(.*)/, '$1/v2/org/repo/manifests/x')), url.map((u) => u.replace(/(https?:\/\/[^/]+)(.*)/, '$1/v2/ORG/x/blobs/y')), url.map((u) => u.replace(/(https?:\/\/[^/]+)(.*)/, '$1/v2/')), url.map((u) => `${u}/org/repo.git/info/refs`), url.map((u) => `${u}/Repo.git/info/refs`), url.map((u) => `${u}/other/org/x.git/git-upload-pack`)), remoteIp: opt(ip) }, { requiredKeys: ['kind', 'method', 'url'] }),
     fc.record({ kind: fc.constant('tls' as const), serverName: opt(name), alpn: opt(fc.uniqueArray(fc.constantFrom('h2', 'http/1.1'), { maxLength: 2 })), remoteIp: opt(ip), port: ports, hostnames: opt(fc.array(name, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
     fc.record({ kind: fc.constant('tcp' as const), remoteIp: opt(ip), port: ports, hostnames: opt(fc.array(name, { maxLength: 2 })) }, { requiredKeys: ['kind', 'port'] }),
-    ...(transports.length ? [fc.tuple(fc.constantFrom(...transports), fc.constantFrom('', 'x.', 'a.b.'), fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', undefined), fc.constantFrom('git', 'bot', undefined))
+    ...(transports.length ? [fc.tuple(fc.constantFrom(...transports), fc.constantFrom('', 'x.', 'a.b.'), fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', 'ORG/Repo.git', '//Org/x', 'Repo.git', 'repo', undefined), fc.constantFrom('git', 'bot', undefined))
       .map(([t, pre, repositoryPath, user]) => ({ kind: 'ssh' as const, host: t.host.startsWith('*.') ? `${pre || 'y.'}${t.host.slice(2)}` : `${pre}${t.host}`, port: t.port, user: user ?? t.user, repositoryPath }))] : []),
     fc.record({ kind: fc.constant('ssh' as const), host: name, port: ports, user: opt(fc.constantFrom('git', 'bot')), repositoryPath: opt(fc.constantFrom('org/repo.git', '/org/repo', 'other/a/b', 'org/sub/x')) }, { requiredKeys: ['kind', 'host', 'port'] }),
   );

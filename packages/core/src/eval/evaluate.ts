@@ -7,9 +7,10 @@ import type { Policy } from '../policy/types';
 import type { Access, Decision } from './access';
 import { decide } from './naive';
 import {
-  addressOf, connPermitsConnection, connPermitsRequest, policyRules, sshPermits, urlEntryPermits,
+  addressOf, connPermitsConnection, connPermitsRequest, gitRepository, ociRepository, policyRules, sshPermits, urlEntryPermits,
   type ConnEntry, type EvalOptions, type ImpliedEntry, type PolicyRules, type RuleRef, type SshEntry, type UrlEntry,
 } from './rules';
+import { RepositoryIndex } from './repository-index';
 import { CidrTrie, HostTrie, UrlTrie } from './tries';
 import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
 
@@ -19,7 +20,8 @@ import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
  */
 export class CompiledPolicy {
   readonly rules: PolicyRules;
-  private readonly urlTrie = new UrlTrie<UrlEntry>();
+  /** The sources' URLs: one group per URL the policy states (origin and path). */
+  private readonly urlTrie = new UrlTrie<UrlGroup>();
   /** tls rules by serverNamePatterns, tcp rules by hostPatterns. */
   private readonly tlsNames = new HostTrie<ConnEntry>();
   private readonly tcpNames = new HostTrie<ConnEntry>();
@@ -37,11 +39,22 @@ export class CompiledPolicy {
   private readonly implied = new Map<string, Map<number, ImpliedEntry>>();
   /** The ports of `implied`: a connection to any other port (a database, say) skips the name lookups. */
   private readonly impliedPorts = new Set<number>();
-  private readonly ssh = new HostTrie<SshEntry>();
+  /** The git sources' ssh transports: one group per host pattern. */
+  private readonly ssh = new HostTrie<RepositoryIndex<SshEntry>>();
 
   constructor(readonly policy: Policy, options: EvalOptions = {}) {
     this.rules = policyRules(policy, options);
-    for (const e of this.rules.urls) this.urlTrie.add(e.url, e);
+    const groups = new Map<string, UrlGroup>();
+    for (const e of this.rules.urls) {
+      const key = `${e.url.scheme}://${e.url.host}:${e.url.port}${e.url.path}`;
+      let g = groups.get(key);
+      if (!g) {
+        groups.set(key, (g = { path: e.url.path, plain: [], oci: undefined, git: undefined }));
+        this.urlTrie.add(e.url, g);
+      }
+      if (e.kind === 'http') g.plain.push(e);
+      else (e.kind === 'oci' ? (g.oci ??= new RepositoryIndex()) : (g.git ??= new RepositoryIndex())).add(e);
+    }
     for (const e of this.rules.conns) {
       if (e.names) for (const n of e.names) (e.kind === 'tls' ? this.tlsNames : this.tcpNames).add(n, e);
       else if (e.cidrs) {
@@ -58,7 +71,15 @@ export class CompiledPolicy {
       if (!seen || e.order < seen.order) ports.set(e.port, e);
       this.impliedPorts.add(e.port);
     }
-    for (const e of this.rules.ssh) this.ssh.add(e.host, e);
+    const sshGroups = new Map<string, RepositoryIndex<SshEntry>>();
+    for (const e of this.rules.ssh) {
+      let g = sshGroups.get(e.host);
+      if (!g) {
+        sshGroups.set(e.host, (g = new RepositoryIndex()));
+        this.ssh.add(e.host, g);
+      }
+      g.add(e);
+    }
     this.byDefault = Object.freeze(decide(this.rules, undefined));
     this.decisions = new Array<Decision | undefined>(this.rules.refs.length).fill(undefined);
     this.firstConnectionOrder = (this.policy.sources ?? []).length;
@@ -81,7 +102,7 @@ export class CompiledPolicy {
   }
 
   /** Scratch array reused across calls (evaluation is synchronous); only its first `count` items are current. */
-  private readonly urlHits: UrlEntry[] = [];
+  private readonly urlHits: UrlGroup[] = [];
   /** Order of the first connection rule: a permitting source (lower order) cannot be beaten by one. */
   private readonly firstConnectionOrder: number;
   /** Scratch array of `cidrCandidates` (evaluation is synchronous: its callers finish with it first). */
@@ -95,9 +116,21 @@ export class CompiledPolicy {
       if (!url) return undefined;
       const hits = this.urlHits;
       const count = this.urlTrie.lookup(url, hits);
+      // The repository of a registry API path, read once per request (undefined: not one; '': `/v2/`).
+      let ociName: string | undefined | null = null;
       for (let i = 0; i < count; i++) {
-        const e = hits[i];
-        if ((!best || e.order < best.order) && urlEntryPermits(e, a.method, url)) best = e;
+        const g = hits[i];
+        best = bestForUrl(g.plain, best, a.method, url);
+        if (g.oci) {
+          best = bestForUrl(g.oci.plain, best, a.method, url);
+          if (ociName === null) ociName = ociRepository(url.path);
+          // `/v2/` itself is allowed by any repository pattern.
+          if (ociName !== undefined) best = bestForUrl(ociName === '' ? g.oci.indexed : g.oci.candidates(ociName), best, a.method, url);
+        }
+        if (g.git) {
+          best = bestForUrl(g.git.plain, best, a.method, url);
+          best = bestForUrl(g.git.candidates(gitRepository(g.path, url.path)), best, a.method, url);
+        }
       }
       // Sources come before every connection: a permitting source cannot be beaten.
       if (best && best.order < this.firstConnectionOrder) return best;
@@ -130,10 +163,11 @@ export class CompiledPolicy {
       best = bestForConnection(this.cidrCandidates(a.remoteIp, a.port), best, a, tls);
       return bestForConnection(this.unindexed, best, a, tls);
     }
-    const ssh = this.ssh.lookup(a.host);
-    for (let i = 0; i < ssh.length; i++) {
-      const e = ssh[i];
-      if ((!best || e.order < best.order) && sshPermits(e, a)) best = e;
+    const groups = this.ssh.lookup(a.host);
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i];
+      best = bestForSsh(g.plain, best, a);
+      best = bestForSsh(g.candidates(a.repositoryPath), best, a);
     }
     return best;
   }
@@ -168,6 +202,36 @@ export class CompiledPolicy {
 }
 
 const NO_CONNS: readonly ConnEntry[] = Object.freeze([]);
+
+/**
+ * The sources of one URL of the policy: http-kind entries tried one by one, oci and git entries
+ * in a `RepositoryIndex` each (tried only when the request's repository may match their patterns).
+ */
+interface UrlGroup {
+  /** The URL path the entries state (a git source's base path). */
+  path: string;
+  plain: UrlEntry[];
+  oci: RepositoryIndex<UrlEntry> | undefined;
+  git: RepositoryIndex<UrlEntry> | undefined;
+}
+
+/** The better of `best` and the source URL entries that permit the request. */
+function bestForUrl(candidates: readonly UrlEntry[], best: RuleRef | undefined, method: string, url: ParsedUrl): RuleRef | undefined {
+  for (let i = 0; i < candidates.length; i++) {
+    const e = candidates[i];
+    if ((!best || e.order < best.order) && urlEntryPermits(e, method, url)) best = e;
+  }
+  return best;
+}
+
+/** The better of `best` and the ssh transports that permit the command. */
+function bestForSsh(candidates: readonly SshEntry[], best: RuleRef | undefined, a: Extract<Access, { kind: 'ssh' }>): RuleRef | undefined {
+  for (let i = 0; i < candidates.length; i++) {
+    const e = candidates[i];
+    if ((!best || e.order < best.order) && sshPermits(e, a)) best = e;
+  }
+  return best;
+}
 
 /**
  * The better of `best` and the candidates that permit an HTTP request (sent over a connection the
