@@ -52,9 +52,33 @@ export class RepositoryIndex<T extends { repositoryMatchers?: readonly CompiledR
 
 /**
  * The first segment of a repository path as the patterns see it (`normaliseRepositoryPath`:
- * leading `/`s and a trailing `.git` dropped, lower case); undefined for a path with none.
+ * leading `/`s and a trailing `.git` dropped, lower case); undefined for a path with none. Read in
+ * place for ASCII (one slice, lower-cased only when it has capitals); `firstSegmentSlow` is the
+ * definition, and the reference of `repository-index.property.test.ts`.
  */
 export function firstSegment(repositoryPath: string): string | undefined {
+  const n = repositoryPath.length;
+  let from = 0;
+  while (from < n && repositoryPath.charCodeAt(from) === 47) from++;
+  let end = from;
+  let upper = false;
+  for (; end < n; end++) {
+    const c = repositoryPath.charCodeAt(end);
+    if (c === 47) break;
+    if (c > 127) return firstSegmentSlow(repositoryPath);
+    if (c >= 65 && c <= 90) upper = true;
+  }
+  // `.git` is dropped only at the very end of the path (a `/` after it keeps it).
+  let to = end;
+  if (end === n && to - from >= 4 && repositoryPath.charCodeAt(to - 4) === 46 && (repositoryPath.charCodeAt(to - 3) | 32) === 103
+    && (repositoryPath.charCodeAt(to - 2) | 32) === 105 && (repositoryPath.charCodeAt(to - 1) | 32) === 116) to -= 4;
+  if (to === from) return end === n ? undefined : firstSegmentSlow(repositoryPath);
+  const segment = from === 0 && to === n ? repositoryPath : repositoryPath.slice(from, to);
+  return upper ? segment.toLowerCase() : segment;
+}
+
+/** `firstSegment` by its definition. */
+export function firstSegmentSlow(repositoryPath: string): string | undefined {
   const p = normaliseRepositoryPath(repositoryPath);
   if (p.length === 0) return undefined;
   const slash = p.indexOf('/');
