@@ -119,6 +119,34 @@ describe('indexed evaluator agrees with the naive reference evaluator', () => {
     }
   });
 
+  it('same verdict, rule and certainty with many repository sources on one URL and ssh host (the repository index)', () => {
+    // Five to twelve oci and git sources on the same URL and ssh host: more than the index tries one by one.
+    const teams = fc.tuple(urlText, hostPattern, port, fc.array(fc.tuple(fc.boolean(), opt(uniq(repoPattern)), uniq(fc.constantFrom('pull', 'push', 'delete'))), { minLength: 5, maxLength: 12 }), opt(fc.array(source, { maxLength: 3 })))
+      .map(([u, h, pt, list, others]) => ({
+        default: 'deny',
+        presets: [],
+        sources: [
+          ...list.map(([oci, patterns, operations]) => (oci
+            ? { oci: { urls: [u], ...(patterns ? { repositoryPatterns: patterns } : {}), operations } }
+            : { git: { ...(patterns ? { repositoryPatterns: patterns } : {}), https: [{ baseUrl: u }], ssh: [{ host: h, port: pt }] } })),
+          ...(others ?? []),
+        ],
+      }) as Policy);
+    let allowedBySource = 0;
+    fc.assert(
+      fc.property(teams.chain((p) => fc.tuple(fc.constant(p), fc.array(fc.oneof(access, aimedAt(p), aimedAt(p), aimedAt(p)), { minLength: 1, maxLength: 12 }))), ([p, accesses]) => {
+        const compiled = compilePolicy(p);
+        for (const a of accesses) {
+          const d = compiled.evaluate(a);
+          expect(d).toEqual(evaluateNaive(p, a));
+          if (d.verdict === 'allow' && d.rule.startsWith('/sources')) allowedBySource++;
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(allowedBySource).toBeGreaterThan(200);
+  });
+
   it('near misses from the related-rule index equal those from trying every rule', () => {
     fc.assert(
       fc.property(policy.chain((p) => fc.tuple(fc.constant(p), fc.array(fc.oneof(access, aimedAt(p)), { minLength: 1, maxLength: 8 }))), ([p, accesses]) => {

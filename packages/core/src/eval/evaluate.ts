@@ -121,15 +121,20 @@ export class CompiledPolicy {
       for (let i = 0; i < count; i++) {
         const g = hits[i];
         best = bestForUrl(g.plain, best, a.method, url);
-        if (g.oci) {
-          best = bestForUrl(g.oci.plain, best, a.method, url);
-          if (ociName === null) ociName = ociRepository(url.path);
-          // `/v2/` itself is allowed by any repository pattern.
-          if (ociName !== undefined) best = bestForUrl(ociName === '' ? g.oci.indexed : g.oci.candidates(ociName), best, a.method, url);
+        const oci = g.oci;
+        if (oci) {
+          best = bestForUrl(oci.plain, best, a.method, url);
+          if (oci.few) best = bestForUrl(oci.indexed, best, a.method, url);
+          else {
+            if (ociName === null) ociName = ociRepository(url.path);
+            // `/v2/` itself is allowed by any repository pattern.
+            if (ociName !== undefined) best = bestForUrl(ociName === '' ? oci.indexed : oci.candidates(ociName), best, a.method, url);
+          }
         }
-        if (g.git) {
-          best = bestForUrl(g.git.plain, best, a.method, url);
-          best = bestForUrl(g.git.candidates(gitRepository(g.path, url.path)), best, a.method, url);
+        const git = g.git;
+        if (git) {
+          best = bestForUrl(git.plain, best, a.method, url);
+          best = bestForUrl(git.few ? git.indexed : git.candidates(gitRepository(g.path, url.path)), best, a.method, url);
         }
       }
       // Sources come before every connection: a permitting source cannot be beaten.
@@ -167,7 +172,7 @@ export class CompiledPolicy {
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i];
       best = bestForSsh(g.plain, best, a);
-      best = bestForSsh(g.candidates(a.repositoryPath), best, a);
+      best = bestForSsh(g.few ? g.indexed : g.candidates(a.repositoryPath), best, a);
     }
     return best;
   }

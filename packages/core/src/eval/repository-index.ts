@@ -11,6 +11,8 @@
 import { normaliseRepositoryPath, type CompiledRepositoryPattern } from '../formats/repository-pattern';
 
 const NONE: readonly never[] = Object.freeze([]);
+/** Up to this many indexed entries `few` says to try them all. */
+const FEW = 4;
 
 export class RepositoryIndex<T extends { repositoryMatchers?: readonly CompiledRepositoryPattern[] }> {
   /**
@@ -40,6 +42,15 @@ export class RepositoryIndex<T extends { repositoryMatchers?: readonly CompiledR
       if (list) list.push(entry);
       else this.bySegment.set(first, [entry]);
     }
+  }
+
+  /**
+   * Whether the indexed entries are few enough to try them all: reading the path's first segment
+   * and looking it up cost more than trying two or three entries (the common case: a source per
+   * registry).
+   */
+  get few(): boolean {
+    return this.indexed.length <= FEW;
   }
 
   /** The indexed entries a repository path may match (the plain ones are the caller's to try too). */
