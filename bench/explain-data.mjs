@@ -195,6 +195,57 @@ export function writeDistinctUrlTrace(file, count, seed = 7) {
   });
 }
 
+/**
+ * A company's policy of `n` rules that names its own registry and Git server many times: a pypi
+ * and an npm source per team under paths of one index, an oci source per team on one registry
+ * (`team-N/*`), a git source per team on one Git server over https and ssh (`org-N/**`), TLS by
+ * wildcard per service, TCP to IPv4 and IPv6 prefixes and to name patterns. Sources that share a
+ * host are what a rule scan pays for on every request to it (row 7 of explain.bench.mjs).
+ */
+export function makeTeamPolicy(n) {
+  const sources = [
+    { pypi: { urls: ['https://pypi.internal.example/simple'] } },
+    { npm: { urls: ['https://npm.internal.example'] } },
+  ];
+  const connections = [];
+  for (let i = 0; i < n - 2; i++) {
+    switch (i % 7) {
+      case 0: sources.push({ pypi: { urls: [`https://pypi.internal.example/team-${i}/simple`] } }); break;
+      case 1: sources.push({ npm: { urls: [`https://npm.internal.example/scope-${i}`] } }); break;
+      case 2: sources.push({ oci: { urls: ['https://registry.example.com'], repositoryPatterns: [`team-${i}/*`, `team-${i}/**/cache`], operations: ['pull'] } }); break;
+      case 3: sources.push({ git: { repositoryPatterns: [`org-${i}/**`], https: [{ baseUrl: 'https://git.example.com' }], ssh: [{ host: 'git.example.com', port: 22, user: 'git' }] } }); break;
+      case 4: connections.push({ tls: { serverNamePatterns: [`*.svc-${i}.example.net`, `api-${i}.example.org`], ports: [443, 8443] } }); break;
+      case 5: connections.push({ tcp: { cidrs: [`2001:db8:${i.toString(16)}::/48`, `10.${100 + (i & 127)}.${i & 255}.0/24`], ports: [5432, 6379] } }); break;
+      default: connections.push({ tcp: { hostPatterns: [`db-${i}.internal.example`, `*.cache-${i}.internal.example`], ports: [6379] } });
+    }
+  }
+  return { default: 'deny', presets: ['pypi', 'npm', 'debian'], sources, connections };
+}
+
+/**
+ * A compact trace (about 235 bytes an observation) aimed at `makeTeamPolicy(1000)`'s rules: each
+ * access to a destination of its own, allowed by one of the teams' rules or denied beside one
+ * (1 in 25), IPv6 one in eight connections, DNS 8 %.
+ */
+export function writeAimedTrace(file, count, seed = 5) {
+  const rnd = random(seed);
+  // A team's rule of the given kind (`makeTeamPolicy`: rule i has kind i % 7).
+  const team = (kind) => { const i = rnd(994); return i - (i % 7) + kind; };
+  writeObservations(file, count, (s) => {
+    const k = rnd(100), denied = rnd(25) === 0, v6 = s % 8 === 0;
+    if (k < 20) { const t = team(0); return JSON.stringify({ protocol: 'http', observed_at: at(s), sequence: s, method: 'GET', url: `https://pypi.internal.example/team-${denied ? t + 1 : t}/simple/pkg-${s}/`, remote_ip: quad(10, 8, s, 4), status_code: 200, response_body_size: String(rnd(1 << 20)), denied }); }
+    if (k < 40) { const t = team(2); return JSON.stringify({ protocol: 'http', observed_at: at(s), sequence: s, method: 'GET', url: `https://registry.example.com/v2/team-${denied ? t + 1 : t}/img-${s}/manifests/sha256:${s.toString(16).padStart(64, '0')}`, remote_ip: v6 ? ipv6(0x20010db8, s, 'compressed') : quad(10, 64, s, 4), status_code: 200, response_body_size: String(rnd(1 << 20)), denied }); }
+    if (k < 50) { const t = team(3); return JSON.stringify({ protocol: 'ssh_git', observed_at: at(s), sequence: s, allowed: !denied, host: 'git.example.com', port: 22, user: 'git', repository_path: `/org-${denied ? t + 1 : t}/repo-${s}.git`, git_service: 'git-upload-pack' }); }
+    if (k < 70) { const t = team(4); const name = denied ? `x${s}.svc-${t}.example.com` : `h${s}.svc-${t}.example.net`; return JSON.stringify({ protocol: 'tcp', observed_at: at(s), sequence: s, allowed: !denied, remote_port: 443, remote_ip: v6 ? ipv6(0x20010db8, s, 'full') : quad(198, 18, s, 5), hostnames: [name], alpn: ['h2'], server_name: name }); }
+    if (k < 85) {
+      const t = team(5), net = denied ? t + 1 : t;
+      return JSON.stringify({ protocol: 'tcp', observed_at: at(s), sequence: s, allowed: !denied, remote_port: 5432, remote_ip: v6 ? `2001:db8:${net.toString(16)}::${(s & 0xffff).toString(16)}` : `10.${100 + (t & 127)}.${net & 255}.${s & 255}`, hostnames: [] });
+    }
+    if (k < 92) { const t = team(6); return JSON.stringify({ protocol: 'tcp', observed_at: at(s), sequence: s, allowed: !denied, remote_port: 6379, remote_ip: quad(10, 200, s, 4), hostnames: [denied ? `db-${t}.other.example` : `n${s}.cache-${t}.internal.example`] }); }
+    return JSON.stringify({ protocol: 'dns', observed_at: at(s), sequence: s, resolver_ip: '127.0.0.53', query_name: `q${s}.example.org`, query_type: 'A', answers: [quad(203, 0, s, 4)] });
+  });
+}
+
 /** Writes `file` once (a marker beside it records the generator and size). */
 export function ensure(file, write, count, version = 1) {
   const marker = `${file}.v${version}-${count}`;
