@@ -273,7 +273,7 @@ describe('one grammar for every command (item 6)', () => {
     const p = policy();
     const cases: [string[], string][] = [
       [['check', '--format', 'xml', p], '`text`, `json`, `sarif`, `github`, `gitlab` or `junit`'],
-      [['explain', '--format', 'xml', '--policy', p, '--trace', fx('denials/trace.json')], '`text`, `json`, `markdown` or `github`'],
+      [['explain', '--format', 'xml', '--policy', p, '--trace', fx('denials/trace.json')], '`text`, `json`, `markdown`, `github` or `gitlab`'],
       [['test', '--format', 'xml', '--policy', p, fx('denials/policy.tests.json')], '`text`, `json`, `github`, `gitlab` or `junit`'],
       [['diff', '--format', 'xml', '--trace', fx('denials/trace.json'), p, p], '`text`, `json`, `markdown`, `github`, `gitlab` or `junit`'],
     ];
