@@ -363,8 +363,9 @@ async function ui() {
       if (!savedAgain) {
         // Still asking (the Enter came before the box took the text)? Answer it again.
         const asking = page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'API token' }).first();
-        if (await asking.isVisible()) await input('good-token', 'API token');
-        say(`     no second "API token saved" toast${await asking.isVisible() ? '' : ' (the box was answered)'}; the fetch below checks the token`);
+        const reanswer = await asking.isVisible();
+        if (reanswer) await input('good-token', 'API token');
+        say(`     no second "API token saved" toast within 5 s${reanswer ? ' (the prompt was still open: answered again)' : ''}; the fetch below checks the token`);
       }
       await fetchJob();
       const saved = join(ws, '.netpolicy/traces/acme_app-7.json');
