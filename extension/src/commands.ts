@@ -291,9 +291,11 @@ async function askToken(context: vscode.ExtensionContext, origin: string, where:
     validateInput: (v) => (v.trim() === '' ? 'Enter the token' : /\s/.test(v.trim()) ? 'A token has no whitespace' : undefined),
   });
   if (token === undefined) return undefined;
+  // Said apart from a first save: a message identical to one still shown may not show again.
+  const replaced = (await context.secrets.get(tokenKey(origin))) !== undefined;
   await context.secrets.store(tokenKey(origin), token.trim());
   await context.globalState.update(TOKEN_ORIGINS_KEY, withOrigin(context.globalState.get<unknown[]>(TOKEN_ORIGINS_KEY, []), origin));
-  void vscode.window.showInformationMessage(`netpolicy: API token saved for ${origin}; it is sent to no other origin.`);
+  void vscode.window.showInformationMessage(`netpolicy: API token ${replaced ? 'replaced' : 'saved'} for ${origin}; it is sent to no other origin.`);
   return token.trim();
 }
 
