@@ -137,17 +137,18 @@ function observationName(raw: Record<string, unknown>, index: number): string {
 }
 
 /*
- * The common case written out: an observation of a known protocol whose members are all known,
- * spelled snake_case and of the right type or null (absent), its required members there. Named
- * reads and writes instead of the general path's table lookups and computed stores: about half the
- * normalising time on a 200,000-observation trace (docs/performance.md, issue 20 round 4). Anything
- * else (a camelCase spelling, an unknown member, a wrong type, a missing member, another protocol)
- * gives `undefined`, and the general path reads the observation and says what is wrong.
+ * The common case written out: an observation of a known protocol whose known members are spelled
+ * snake_case and of the right type or null (absent), its required members there, any others kept
+ * in `extra`. Named reads and writes instead of the general path's table lookups and computed
+ * stores: about half the normalising time on a 200,000-observation trace (docs/performance.md,
+ * issue 20 round 4). Anything else (a camelCase spelling, a wrong type, a missing member, another
+ * protocol) gives `undefined`, and the general path reads the observation and says what is wrong.
  * Held to the general path by `normalise.property.test.ts`.
  *
  * Each `take*` checks one member: 0 when absent, 1 when null (absent, as in the general path) or
- * of its type, and `BAD` (which no count of members survives) otherwise. The counts are compared with the observation's keys,
- * so an unknown or second spelling of a member never goes unseen.
+ * of its type, and `BAD` (which no count of members survives) otherwise. The counts are compared
+ * with the observation's keys: when they differ, the other keys are unknown members (kept in
+ * `extra`, as the general path keeps them) or a second spelling (the general path's to read).
  */
 const BAD = -1024;
 const takeString = (v: unknown): number => (v === undefined ? 0 : v === null || typeof v === 'string' ? 1 : BAD);
@@ -169,12 +170,15 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
   const out: Out = { index, protocol };
   if (observedAt != null) out.observedAt = observedAt;
   out.sequence = sequence ?? index;
+  // Members besides the protocol's (null: none; undefined: leave the observation to the general path).
+  let extra: Record<string, unknown> | null | undefined;
   switch (protocol) {
     case 'http': {
       const method = raw.method, url = raw.url, remoteIp = raw.remote_ip, statusCode = raw.status_code;
       const responseBodySize = raw.response_body_size, denied = raw.denied, deniedReason = raw.denied_reason, matchedRule = raw.matched_rule;
       seen += takeString(method) + takeString(url) + takeString(remoteIp) + takeInteger(statusCode) + takeDecimal(responseBodySize) + takeBoolean(denied) + takeString(deniedReason) + takeString(matchedRule);
-      if (seen !== keys || url == null) return undefined;
+      extra = seen === keys ? null : unknownMembers(raw, 'http', seen);
+      if (extra === undefined || url == null) return undefined;
       if (method != null) out.method = method;
       out.url = url;
       if (remoteIp != null) out.remoteIp = remoteIp;
@@ -191,7 +195,8 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
       const remoteIp = raw.remote_ip, hostnames = raw.hostnames, alpn = raw.alpn, serverName = raw.server_name;
       seen += takeBoolean(allowed) + takeDecimal(bytesReceived) + takeDecimal(bytesSent) + takeString(deniedReason) + takeString(duration) + takeString(error)
         + takeString(matchedRule) + takeInteger(remotePort) + takeString(remoteIp) + takeStrings(hostnames) + takeStrings(alpn) + takeString(serverName);
-      if (seen !== keys || remotePort == null) return undefined;
+      extra = seen === keys ? null : unknownMembers(raw, 'tcp', seen);
+      if (extra === undefined || remotePort == null) return undefined;
       if (allowed != null) out.allowed = allowed;
       if (bytesReceived != null) out.bytesReceived = bytesReceived;
       if (bytesSent != null) out.bytesSent = bytesSent;
@@ -209,7 +214,8 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
     case 'dns': {
       const resolverIp = raw.resolver_ip, queryName = raw.query_name, queryType = raw.query_type, answers = raw.answers;
       seen += takeString(resolverIp) + takeString(queryName) + takeString(queryType) + takeStrings(answers);
-      if (seen !== keys) return undefined;
+      extra = seen === keys ? null : unknownMembers(raw, 'dns', seen);
+      if (extra === undefined) return undefined;
       if (resolverIp != null) out.resolverIp = resolverIp;
       if (queryName != null) out.queryName = queryName;
       if (queryType != null) out.queryType = queryType;
@@ -224,7 +230,8 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
       seen += takeBoolean(allowed) + takeDecimal(bytesReceivedUpstream) + takeDecimal(bytesSentUpstream) + takeString(deniedReason) + takeBoolean(forcedShallow)
         + takeString(duration) + takeInteger(exitStatus) + takeString(host) + takeInteger(port) + takeString(user) + takeString(repositoryPath)
         + takeString(gitService) + takeString(remoteUrl) + takeString(matchedRule);
-      if (seen !== keys || host == null || port == null) return undefined;
+      extra = seen === keys ? null : unknownMembers(raw, 'ssh_git', seen);
+      if (extra === undefined || host == null || port == null) return undefined;
       if (allowed != null) out.allowed = allowed;
       if (bytesReceivedUpstream != null) out.bytesReceivedUpstream = bytesReceivedUpstream;
       if (bytesSentUpstream != null) out.bytesSentUpstream = bytesSentUpstream;
@@ -244,7 +251,26 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
     default:
       return undefined;
   }
+  if (extra) out.extra = extra;
   return out as unknown as AnyObservation;
+}
+
+/**
+ * The members of `raw` that its protocol does not know, as the general path keeps them (`extra`,
+ * `__proto__` as data); undefined when a key is the camelCase spelling of a member the protocol
+ * knows (the general path decides which spelling counts) or when the known members were not all
+ * of their type (`seen` negative).
+ */
+function unknownMembers(raw: Record<string, unknown>, protocol: string, seen: number): Record<string, unknown> | undefined {
+  if (seen < 0) return undefined;
+  const known = protocolTables.get(protocol)!.keys;
+  let extra: Record<string, unknown> | undefined;
+  for (const key in raw) {
+    const spec = known[key];
+    if (spec === undefined) setData((extra ??= {}), key, raw[key]);
+    else if (key !== spec.snake) return undefined;
+  }
+  return extra;
 }
 
 /**
