@@ -23,10 +23,11 @@ function valueOf(type: MemberType, plain: boolean): fc.Arbitrary<unknown> {
 const protocols = Object.keys(PROTOCOL_MEMBERS);
 /**
  * Observations as JSON.parse makes them (`__proto__` an own key among the others). Half are
- * plain (snake_case members of the right type or null, and perhaps unknown members, which the fast
- * path takes unless a required one is missing), half anything (camelCase or both spellings, nulls, wrong types, unknown keys).
+ * plain (members in one spelling, snake_case or camelCase, of the right type or null, and perhaps
+ * unknown members, which the fast path takes unless a required one is missing), half anything
+ * (both spellings mixed, nulls, wrong types, unknown keys).
  */
-const observation = fc.tuple(fc.oneof(fc.constantFrom(...protocols), fc.constantFrom('quic', 'HTTP', '')), fc.boolean()).chain(([protocol, plain]) => {
+const observation = fc.tuple(fc.oneof(fc.constantFrom(...protocols), fc.constantFrom('quic', 'HTTP', '')), fc.boolean(), fc.boolean()).chain(([protocol, plain, camelPlain]) => {
   const specs = [...COMMON_MEMBERS.filter(([snake]) => snake !== 'protocol'), ...(PROTOCOL_MEMBERS[protocol] ?? [])];
   const required = new Set(REQUIRED_MEMBERS[protocol] ?? []);
   const spellings = (snake: string) => plain
@@ -40,6 +41,7 @@ const observation = fc.tuple(fc.oneof(fc.constantFrom(...protocols), fc.constant
     if (protocolHow === 0 || plain) entries.push(['protocol', protocol]);
     else if (protocolHow === 1) entries.push(['protocol', null]);
     for (const [snake, how, v, w] of chosen) {
+      if (how === 'snake' && plain && camelPlain) { entries.push([camelOf(snake), v]); continue; }
       if (how === 'snake' || how === 'both') entries.push([snake, v]);
       if (how === 'camel' || how === 'both') entries.push([camelOf(snake), how === 'both' ? w : v]);
     }
@@ -62,12 +64,14 @@ describe('normaliseObservation fast path (property-based)', () => {
   it('gives exactly what the general path gives, or leaves the observation to it', () => {
     let fast = 0;
     let fastWithExtra = 0;
+    let fastCamel = 0;
     fc.assert(fc.property(observation, fc.nat(1000), (raw, index) => {
       const expected = general(raw, index);
       const got = fastObservation(raw, index);
       if (got !== undefined) {
         fast++;
         if ('extra' in got) fastWithExtra++;
+        if ('observedAt' in raw || 'remoteIp' in raw || 'queryName' in raw || 'repositoryPath' in raw) fastCamel++;
         expect(got).toStrictEqual(expected);
       }
       // Whichever path answers, the public function agrees with the general one.
@@ -78,6 +82,7 @@ describe('normaliseObservation fast path (property-based)', () => {
     // The generator reaches the fast path, not only the general one.
     expect(fast).toBeGreaterThan(400);
     expect(fastWithExtra).toBeGreaterThan(100);
+    expect(fastCamel).toBeGreaterThan(100);
   });
 
   it('takes every well-formed observation of a known protocol, snake_case members only', () => {

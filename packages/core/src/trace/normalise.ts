@@ -160,12 +160,31 @@ const takeStrings = (v: unknown): number => (v === undefined ? 0 : v === null ||
 /** The observation being built (members set only when there: the general path leaves absent ones out). */
 type Out = Record<string, unknown>;
 
+/**
+ * The observation by the fast path, its members spelled snake_case (the wire's) or else camelCase
+ * (decisions.md D1: the reader takes both); undefined when neither fits (the general path's then).
+ */
 export function fastObservation(raw: Record<string, unknown>, index: number): AnyObservation | undefined {
+  // A trace keeps to one spelling: the one that fitted the last observation is tried first.
+  const first = lastCamel ? fastWith(raw, index, CAMEL_NAMES, true) : fastWith(raw, index, SNAKE_NAMES, false);
+  if (first !== undefined) return first;
+  const other = lastCamel ? fastWith(raw, index, SNAKE_NAMES, false) : fastWith(raw, index, CAMEL_NAMES, true);
+  if (other !== undefined) lastCamel = !lastCamel;
+  return other;
+}
+let lastCamel = false;
+
+/** The wire name of each member (camelCase) in one spelling: read as `raw[N.remoteIp]`. */
+type WireNames = Readonly<Record<string, string>>;
+const SNAKE_NAMES: WireNames = Object.fromEntries([COMMON_MEMBERS, ...Object.values(PROTOCOL_MEMBERS)].flat().map(([snake]) => [camelOf(snake), snake]));
+const CAMEL_NAMES: WireNames = Object.fromEntries(Object.keys(SNAKE_NAMES).map((c) => [c, c]));
+
+function fastWith(raw: Record<string, unknown>, index: number, N: WireNames, camel: boolean): AnyObservation | undefined {
   let keys = 0;
   for (const _ in raw) keys++;
   const protocol = raw.protocol;
-  const observedAt = raw.observed_at;
-  const sequence = raw.sequence;
+  const observedAt = raw[N.observedAt];
+  const sequence = raw[N.sequence];
   let seen = 1 + takeString(observedAt) + takeInteger(sequence);
   const out: Out = { index, protocol };
   if (observedAt != null) out.observedAt = observedAt;
@@ -174,10 +193,10 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
   let extra: Record<string, unknown> | null | undefined;
   switch (protocol) {
     case 'http': {
-      const method = raw.method, url = raw.url, remoteIp = raw.remote_ip, statusCode = raw.status_code;
-      const responseBodySize = raw.response_body_size, denied = raw.denied, deniedReason = raw.denied_reason, matchedRule = raw.matched_rule;
+      const method = raw[N.method], url = raw[N.url], remoteIp = raw[N.remoteIp], statusCode = raw[N.statusCode];
+      const responseBodySize = raw[N.responseBodySize], denied = raw[N.denied], deniedReason = raw[N.deniedReason], matchedRule = raw[N.matchedRule];
       seen += takeString(method) + takeString(url) + takeString(remoteIp) + takeInteger(statusCode) + takeDecimal(responseBodySize) + takeBoolean(denied) + takeString(deniedReason) + takeString(matchedRule);
-      extra = seen === keys ? null : unknownMembers(raw, 'http', seen);
+      extra = seen === keys ? null : unknownMembers(raw, 'http', seen, camel);
       if (extra === undefined || url == null) return undefined;
       if (method != null) out.method = method;
       out.url = url;
@@ -190,12 +209,12 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
       break;
     }
     case 'tcp': {
-      const allowed = raw.allowed, bytesReceived = raw.bytes_received, bytesSent = raw.bytes_sent, deniedReason = raw.denied_reason;
-      const duration = raw.duration, error = raw.error, matchedRule = raw.matched_rule, remotePort = raw.remote_port;
-      const remoteIp = raw.remote_ip, hostnames = raw.hostnames, alpn = raw.alpn, serverName = raw.server_name;
+      const allowed = raw[N.allowed], bytesReceived = raw[N.bytesReceived], bytesSent = raw[N.bytesSent], deniedReason = raw[N.deniedReason];
+      const duration = raw[N.duration], error = raw[N.error], matchedRule = raw[N.matchedRule], remotePort = raw[N.remotePort];
+      const remoteIp = raw[N.remoteIp], hostnames = raw[N.hostnames], alpn = raw[N.alpn], serverName = raw[N.serverName];
       seen += takeBoolean(allowed) + takeDecimal(bytesReceived) + takeDecimal(bytesSent) + takeString(deniedReason) + takeString(duration) + takeString(error)
         + takeString(matchedRule) + takeInteger(remotePort) + takeString(remoteIp) + takeStrings(hostnames) + takeStrings(alpn) + takeString(serverName);
-      extra = seen === keys ? null : unknownMembers(raw, 'tcp', seen);
+      extra = seen === keys ? null : unknownMembers(raw, 'tcp', seen, camel);
       if (extra === undefined || remotePort == null) return undefined;
       if (allowed != null) out.allowed = allowed;
       if (bytesReceived != null) out.bytesReceived = bytesReceived;
@@ -212,9 +231,9 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
       break;
     }
     case 'dns': {
-      const resolverIp = raw.resolver_ip, queryName = raw.query_name, queryType = raw.query_type, answers = raw.answers;
+      const resolverIp = raw[N.resolverIp], queryName = raw[N.queryName], queryType = raw[N.queryType], answers = raw[N.answers];
       seen += takeString(resolverIp) + takeString(queryName) + takeString(queryType) + takeStrings(answers);
-      extra = seen === keys ? null : unknownMembers(raw, 'dns', seen);
+      extra = seen === keys ? null : unknownMembers(raw, 'dns', seen, camel);
       if (extra === undefined) return undefined;
       if (resolverIp != null) out.resolverIp = resolverIp;
       if (queryName != null) out.queryName = queryName;
@@ -223,14 +242,14 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
       break;
     }
     case 'ssh_git': {
-      const allowed = raw.allowed, bytesReceivedUpstream = raw.bytes_received_upstream, bytesSentUpstream = raw.bytes_sent_upstream;
-      const deniedReason = raw.denied_reason, forcedShallow = raw.forced_shallow, duration = raw.duration, exitStatus = raw.exit_status;
-      const host = raw.host, port = raw.port, user = raw.user, repositoryPath = raw.repository_path, gitService = raw.git_service;
-      const remoteUrl = raw.remote_url, matchedRule = raw.matched_rule;
+      const allowed = raw[N.allowed], bytesReceivedUpstream = raw[N.bytesReceivedUpstream], bytesSentUpstream = raw[N.bytesSentUpstream];
+      const deniedReason = raw[N.deniedReason], forcedShallow = raw[N.forcedShallow], duration = raw[N.duration], exitStatus = raw[N.exitStatus];
+      const host = raw[N.host], port = raw[N.port], user = raw[N.user], repositoryPath = raw[N.repositoryPath], gitService = raw[N.gitService];
+      const remoteUrl = raw[N.remoteUrl], matchedRule = raw[N.matchedRule];
       seen += takeBoolean(allowed) + takeDecimal(bytesReceivedUpstream) + takeDecimal(bytesSentUpstream) + takeString(deniedReason) + takeBoolean(forcedShallow)
         + takeString(duration) + takeInteger(exitStatus) + takeString(host) + takeInteger(port) + takeString(user) + takeString(repositoryPath)
         + takeString(gitService) + takeString(remoteUrl) + takeString(matchedRule);
-      extra = seen === keys ? null : unknownMembers(raw, 'ssh_git', seen);
+      extra = seen === keys ? null : unknownMembers(raw, 'ssh_git', seen, camel);
       if (extra === undefined || host == null || port == null) return undefined;
       if (allowed != null) out.allowed = allowed;
       if (bytesReceivedUpstream != null) out.bytesReceivedUpstream = bytesReceivedUpstream;
@@ -257,18 +276,18 @@ export function fastObservation(raw: Record<string, unknown>, index: number): An
 
 /**
  * The members of `raw` that its protocol does not know, as the general path keeps them (`extra`,
- * `__proto__` as data); undefined when a key is the camelCase spelling of a member the protocol
- * knows (the general path decides which spelling counts) or when the known members were not all
- * of their type (`seen` negative).
+ * `__proto__` as data); undefined when a key is the other spelling of a member the protocol knows
+ * (the general path decides which spelling counts) or when the known members were not all of
+ * their type (`seen` negative).
  */
-function unknownMembers(raw: Record<string, unknown>, protocol: string, seen: number): Record<string, unknown> | undefined {
+function unknownMembers(raw: Record<string, unknown>, protocol: string, seen: number, camel: boolean): Record<string, unknown> | undefined {
   if (seen < 0) return undefined;
   const known = protocolTables.get(protocol)!.keys;
   let extra: Record<string, unknown> | undefined;
   for (const key in raw) {
     const spec = known[key];
     if (spec === undefined) setData((extra ??= {}), key, raw[key]);
-    else if (key !== spec.snake) return undefined;
+    else if (key !== (camel ? spec.camel : spec.snake)) return undefined;
   }
   return extra;
 }
