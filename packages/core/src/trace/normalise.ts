@@ -137,13 +137,14 @@ function observationName(raw: Record<string, unknown>, index: number): string {
 }
 
 /*
- * The common case written out: an observation of a known protocol whose known members are spelled
- * snake_case and of the right type or null (absent), its required members there, any others kept
- * in `extra`. Named reads and writes instead of the general path's table lookups and computed
- * stores: about half the normalising time on a 200,000-observation trace (docs/performance.md,
- * issue 20 round 4). Anything else (a camelCase spelling, a wrong type, a missing member, another
- * protocol) gives `undefined`, and the general path reads the observation and says what is wrong.
- * Held to the general path by `normalise.property.test.ts`.
+ * The common case written out: an observation of a known protocol whose known members are all in
+ * one spelling (snake_case, or camelCase) and of the right type or null (absent), its required
+ * members there, any others kept in `extra`. Reads by each member's name and named writes instead
+ * of the general path's table lookups and computed stores: about half the normalising time on a
+ * 200,000-observation trace (docs/performance.md, issue 20 round 4). Anything else (both spellings
+ * mixed, a wrong type, a missing member, another protocol) gives `undefined`, and the general path
+ * reads the observation and says what is wrong. Held to the general path by
+ * `normalise.property.test.ts`.
  *
  * Each `take*` checks one member: 0 when absent, 1 when null (absent, as in the general path) or
  * of its type, and `BAD` (which no count of members survives) otherwise. The counts are compared
