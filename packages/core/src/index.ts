@@ -22,4 +22,4 @@ export * from './attribution/index';
 export { policySchema } from './generated/data';
 /** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
 export { policyValidator } from './generated/validators-policy';
-export { clipped, escapeControl, escapeIcons } from './text/escape';
+export { clipped, escapeControl, escapeIcons, escapeMessage } from './text/escape';

@@ -42,3 +42,25 @@ export function clipped(text: string, max = 300): string {
 export function escapeIcons(text: string): string {
   return text.includes('$(') ? text.replace(/\$\(/g, '\\$(') : text;
 }
+
+/**
+ * VS Code renders `[text](command:ID?args)`, `[text](https://...)` and `[text](file:...)` in a
+ * notification, a modal's message, a quick input's prompt and validation message as a live link:
+ * one click runs the command. Breaking the `](` between label and target leaves no link that any
+ * of them can parse, and the text readable: `[text] (command:...)`.
+ */
+const LINK_JOIN = /\]\(/g;
+
+/**
+ * Outside text (a setting, a file's name or key, a trace's URL, a service's problem title) in a
+ * message the editor shows: a notification, a modal, a quick pick, a status bar text, a log line.
+ * Control, bidi and line-separator characters are escaped (`escapeControl`), link syntax is
+ * broken (`[a](command:x)` is shown as `[a] (command:x)`, never as a live link), and the text is cut to
+ * `max` characters with `…`. Apply it to the whole message at the sink: the message's own
+ * words are unchanged by it.
+ */
+export function escapeMessage(text: string, max = Infinity): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  const escaped = escapeControl(cut);
+  return escaped.includes('](') ? escaped.replace(LINK_JOIN, '] (') : escaped;
+}
