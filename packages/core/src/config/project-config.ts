@@ -7,7 +7,7 @@
 import type { ErrorObject } from 'ajv';
 import { configSchema } from '../generated/data';
 import { netpolicyConfigValidator } from '../generated/validators-config';
-import { globPatternProblem } from '../files/glob';
+import { usableGlobPatterns } from '../files/glob';
 import { parsePolicyDocument, type PolicyDocument } from '../validate/document';
 import { Locator } from '../validate/locate';
 import { escapeSegment, parsePointer } from '../validate/pointer';
@@ -75,19 +75,18 @@ export function parseProjectConfig(text: string, fileName: string): ProjectConfi
   return { config, diagnostics };
 }
 
-/** The patterns a glob can match; one with too many `{}` alternatives is an error on it (and left out). */
+/**
+ * The patterns a glob can match; one with too many `{}` alternatives is an error on it (and left
+ * out), and so are all of them past the total bound (an error on `filePatterns`).
+ */
 function usablePatterns(patterns: string[], doc: PolicyDocument, diagnostics: Diagnostic[]): string[] {
-  const usable: string[] = [];
+  const { usable, problems } = usableGlobPatterns(patterns);
   let locator: Locator | undefined;
-  patterns.forEach((pattern, i) => {
-    const problem = globPatternProblem(pattern);
-    if (problem === undefined) {
-      usable.push(pattern);
-      return;
-    }
-    const pointer = `/filePatterns/${i}`;
-    diagnostics.push({ code: 'invalid-value', severity: 'error', message: `\`filePatterns.${i}\`: ${problem}`, pointer, ...(locator ??= new Locator(doc)).range(pointer, 'value') });
-  });
+  for (const p of problems) {
+    const pointer = p.pattern === undefined ? '/filePatterns' : `/filePatterns/${p.pattern}`;
+    const at = p.pattern === undefined ? 'filePatterns' : `filePatterns.${p.pattern}`;
+    diagnostics.push({ code: 'invalid-value', severity: 'error', message: `\`${at}\`: ${p.message}`, pointer, ...(locator ??= new Locator(doc)).range(pointer, 'value') });
+  }
   return usable;
 }
 

@@ -166,9 +166,62 @@ function matchSegments(pattern: Segment[], path: string[]): boolean {
   return wildcard(pattern, path, (p) => p.kind === 'globstar', (p, seg) => p.kind === 'tokens' && wildcard(p.tokens, [...seg], (t) => t.kind === 'star', tokenMatches));
 }
 
-/** A predicate for paths (`/` or `\` separated) matching any of `patterns`. */
+/**
+ * At most this many patterns in all, from all of a list's patterns and their `{}` alternatives
+ * together: 20,000 patterns of 256 alternatives each would otherwise be 5 million compiled
+ * patterns (gigabytes), each matched against every path.
+ */
+export const MAX_TOTAL_EXPANSION = 4096;
+
+/** A pattern of a list left out, and why: `pattern` is its index, absent when the rest of the list is left out at once. */
+export interface GlobPatternProblem {
+  pattern?: number;
+  message: string;
+}
+
+/**
+ * The patterns of a list that can be matched together, and why the others cannot: a pattern
+ * whose `{}` alternatives make more than `MAX_BRACE_EXPANSION` patterns is left out (a problem
+ * naming its index), and once the patterns kept expand to `MAX_TOTAL_EXPANSION` in all, the rest
+ * are left out too (one problem, with how many). `globMatcher` applies the same bound; this says
+ * what it left out.
+ */
+export function usableGlobPatterns(patterns: readonly string[]): { usable: string[]; problems: GlobPatternProblem[] } {
+  const usable: string[] = [];
+  const problems: GlobPatternProblem[] = [];
+  let total = 0;
+  for (let i = 0; i < patterns.length; i++) {
+    let expanded: number;
+    try {
+      expanded = expandBraces(patterns[i]).length;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      problems.push({ pattern: i, message: error.message });
+      continue;
+    }
+    if (total + expanded > MAX_TOTAL_EXPANSION) {
+      problems.push({ message: `the ${patterns.length} patterns expand to more than ${MAX_TOTAL_EXPANSION} patterns in all (the limit); the first ${usable.length} are used, the other ${patterns.length - i} are left out` });
+      break;
+    }
+    total += expanded;
+    usable.push(patterns[i]);
+  }
+  return { usable, problems };
+}
+
+/**
+ * A predicate for paths (`/` or `\` separated) matching any of `patterns`. A pattern with too
+ * many `{}` alternatives throws a RangeError (`globPatternProblem`); past `MAX_TOTAL_EXPANSION`
+ * patterns in all, the rest are not matched (`usableGlobPatterns` says which).
+ */
 export function globMatcher(patterns: readonly string[]): (path: string) => boolean {
-  const compiled = patterns.flatMap(expandBraces).map(compileOne);
+  const expanded: string[] = [];
+  for (const pattern of patterns) {
+    const alternatives = expandBraces(pattern);
+    if (expanded.length + alternatives.length > MAX_TOTAL_EXPANSION) break;
+    expanded.push(...alternatives);
+  }
+  const compiled = expanded.map(compileOne);
   return (path) => {
     const segments = path.toLowerCase().replace(/\\/g, '/').split('/').filter((s) => s !== '' && s !== '.');
     return compiled.some((c) => matchSegments(c, segments));

@@ -1,2 +1,2 @@
 export { POLICY_FILE_GLOBS, isPolicyFile } from './policy-files';
-export { globMatcher, globPatternProblem, MAX_BRACE_EXPANSION } from './glob';
+export { globMatcher, globPatternProblem, MAX_BRACE_EXPANSION, MAX_TOTAL_EXPANSION, usableGlobPatterns, type GlobPatternProblem } from './glob';

@@ -9,6 +9,8 @@ export const POLICY_FILE_GLOBS: readonly string[] = ['**/*.netpolicy.json', '**/
 
 const defaultMatcher = globMatcher(POLICY_FILE_GLOBS);
 const extraMatchers = new Map<string, (path: string) => boolean>();
+/** The same list given again (a caller keeps its settings' array) is not joined into a key again. */
+const byList = new WeakMap<readonly string[], (path: string) => boolean>();
 
 /**
  * True when `path` is a policy file: it matches D6's patterns or one of `extraGlobs` (a
@@ -19,12 +21,16 @@ const extraMatchers = new Map<string, (path: string) => boolean>();
 export function isPolicyFile(path: string, extraGlobs: readonly string[] = []): boolean {
   if (defaultMatcher(path)) return true;
   if (extraGlobs.length === 0) return false;
-  const key = extraGlobs.join('\u0000');
-  let matcher = extraMatchers.get(key);
+  let matcher = byList.get(extraGlobs);
   if (!matcher) {
-    matcher = globMatcher(extraGlobs);
-    if (extraMatchers.size > 64) extraMatchers.clear();
-    extraMatchers.set(key, matcher);
+    const key = extraGlobs.join('\u0000');
+    matcher = extraMatchers.get(key);
+    if (!matcher) {
+      matcher = globMatcher(extraGlobs);
+      if (extraMatchers.size > 64) extraMatchers.clear();
+      extraMatchers.set(key, matcher);
+    }
+    byList.set(extraGlobs, matcher);
   }
   return matcher(path);
 }
