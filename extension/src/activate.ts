@@ -5,11 +5,13 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { PROJECT_CONFIG_FILE, parseProjectConfig } from '@netpolicy/core';
+import { PROJECT_CONFIG_FILE, parseProjectConfig, usableGlobPatterns } from '@netpolicy/core';
 import { POLICY_LANGUAGES, languageFor } from './languages';
 import { registerCommands, type Platform } from './commands';
 import { log, outputChannel } from './output';
 import { ExplainPanel } from './explain-panel';
+import { readWorkspaceFile } from './files';
+import { showError, showWarning } from './notify';
 
 export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient | Promise<BaseLanguageClient>;
 
@@ -35,30 +37,52 @@ function serverEnabled(): boolean {
 /** The project file is read whole up to this size (as the server reads it). */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-/** `filePatterns` of the editor setting, else of netpolicy.config.json at the first workspace folder. */
-async function filePatterns(): Promise<string[]> {
-  const fromSettings = vscode.workspace.getConfiguration('netpolicy').get<string[] | null>('filePatterns');
-  if (Array.isArray(fromSettings) && fromSettings.length > 0) return fromSettings.filter((g) => typeof g === 'string');
+/**
+ * `filePatterns` of the editor setting (a restricted setting: a workspace's value is ignored in
+ * Restricted Mode), else of netpolicy.config.json at the first workspace folder, read through the
+ * read guard (in Restricted Mode: a regular file inside the folder, links resolved).
+ */
+async function filePatterns(platform: Platform): Promise<{ patterns: string[]; from: string }> {
+  const fromSettings = vscode.workspace.getConfiguration('netpolicy').get<unknown>('filePatterns');
+  if (Array.isArray(fromSettings) && fromSettings.length > 0) return { patterns: fromSettings.filter((g): g is string => typeof g === 'string'), from: 'netpolicy.filePatterns' };
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) return [];
+  if (!folder) return { patterns: [], from: '' };
+  const uri = vscode.Uri.joinPath(folder.uri, PROJECT_CONFIG_FILE);
   try {
-    const uri = vscode.Uri.joinPath(folder.uri, PROJECT_CONFIG_FILE);
-    // A FIFO, a device or a huge file in its place is not read (the server says what is wrong with it).
-    const stat = await vscode.workspace.fs.stat(uri);
-    if ((stat.type & vscode.FileType.File) === 0 || stat.size > MAX_CONFIG_BYTES) return [];
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    return parseProjectConfig(text, uri.path).config.filePatterns ?? [];
+    await vscode.workspace.fs.stat(uri);
   } catch {
-    return [];
+    return { patterns: [], from: '' };
+  }
+  try {
+    // A FIFO, a device, a huge file or a link leading outside is not read (the server says what is wrong with it).
+    const text = new TextDecoder().decode(await readWorkspaceFile(uri, MAX_CONFIG_BYTES, platform));
+    return { patterns: parseProjectConfig(text, uri.path).config.filePatterns ?? [], from: `filePatterns of ${PROJECT_CONFIG_FILE}` };
+  } catch (e) {
+    log(`${PROJECT_CONFIG_FILE} not read: ${e instanceof Error ? e.message : String(e)}`);
+    return { patterns: [], from: '' };
   }
 }
 
 /** Gives each open document its language (netpolicy for policy files, json when the server is off). */
 class LanguageAssigner {
   private patterns: string[] = [];
+  /** The last problem said (a problem is shown once, not at every refresh). */
+  private said = '';
+
+  constructor(private readonly platform: Platform) {}
 
   async refresh(): Promise<void> {
-    this.patterns = await filePatterns();
+    const { patterns, from } = await filePatterns(this.platform);
+    // Bounded in all (core's MAX_TOTAL_EXPANSION): a glob bomb of 20,000 patterns is not compiled whole.
+    const { usable, problems } = usableGlobPatterns(patterns);
+    this.patterns = usable;
+    const total = problems.find((p) => p.pattern === undefined);
+    const said = total ? `${from}: ${total.message}` : problems.length ? `${from}: ${problems.length} pattern${problems.length === 1 ? '' : 's'} left out: ${problems[0].message}` : '';
+    if (said && said !== this.said) {
+      log(said);
+      void showWarning(`netpolicy: ${said}.`);
+    }
+    this.said = said;
     for (const doc of vscode.workspace.textDocuments) await this.assign(doc);
   }
 
@@ -108,7 +132,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
   const started = new Promise<{ requestedAt: number; readyAt: number }>((r) => (resolveStarted = r));
   let activationMs = -1;
 
-  const assigner = new LanguageAssigner();
+  const assigner = new LanguageAssigner(platform);
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(async (d) => {
       await assigner.assign(d);
@@ -156,7 +180,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     } catch (e) {
       client = undefined;
       log(`the language server did not start: ${e instanceof Error ? e.message : String(e)}`);
-      void vscode.window.showErrorMessage('netpolicy: the language server did not start; see the netpolicy output.', 'Show Output').then((a) => a && channel.show());
+      void showError('netpolicy: the language server did not start; see the netpolicy output.', 'Show Output').then((a) => a && channel.show());
     }
   }
 

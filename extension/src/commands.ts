@@ -3,25 +3,18 @@
  * `vscode.workspace.fs` only, so every command works in the browser as on the desktop.
  */
 import * as vscode from 'vscode';
-import { Suggester, describeAccess, escapeControl, explain, indexSbom, type SbomIndex, parsePolicyDocument, streamTrace, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { Suggester, clipped, describeAccess, explain, indexSbom, type SbomIndex, parsePolicyDocument, streamTrace, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
 import { NetpolicyClient } from '@netpolicy/client';
 import { ExplainPanel } from './explain-panel';
 import { ReportBuilder, type ReportModel } from './report';
 import { POLICY_LANGUAGES } from './languages';
-import { confinedSegments, describeFetchError, isInside, rememberJob, sbomFileNameFor, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
-import { LEGACY_TOKEN_KEY, describeScope, legacyTokenOrigin, originOf, scopeOf, tokenKey, withOrigin, withoutOrigin } from './token-origin';
+import { confinedSegments, describeFetchError, rememberJob, sbomFileNameFor, traceFileName, validateJobId, validateRepository, type JobRef } from './fetch-logic';
+import { LEGACY_TOKEN_KEY, baseUrlKey, describeScope, legacyTokenOrigin, needsPathConfirmation, originOf, scopeOf, tokenKey, withOrigin, withoutOrigin, type SettingScope } from './token-origin';
 import { log, outputChannel } from './output';
+import { FileRefused, readWorkspaceChunks, readWorkspaceFile, writeWorkspaceFile, type Platform } from './files';
+import { labelText, messageText, showError, showInfo, showWarning, withProgress } from './notify';
 
-/** What only some hosts of the extension can do (the desktop has a file system with links). */
-export interface Platform {
-  /** The real path of a local file path, links resolved (of its nearest existing parent when it does not exist yet). */
-  realPath?(fsPath: string): Promise<string | undefined>;
-  /**
-   * A local file's bytes in chunks, opened without blocking and only when it is a regular file
-   * (rejects with a message naming the problem otherwise): a trace is streamed, never read whole.
-   */
-  readChunks?(fsPath: string): Promise<AsyncIterable<Uint8Array>>;
-}
+export type { Platform } from './files';
 
 /** SBOMs are read whole: larger ones are left out of the report with a message. */
 const MAX_SBOM_BYTES = 64 * 1024 * 1024;
@@ -30,21 +23,18 @@ const MAX_SBOM_BYTES = 64 * 1024 * 1024;
  * The SBOM saved beside a trace (same base name, `.cdx.json`, as Fetch Job Trace saves it),
  * indexed for attribution; undefined when there is none or it cannot be used (logged).
  */
-async function sbomBeside(traceUri: vscode.Uri): Promise<{ uri: vscode.Uri; index: SbomIndex } | undefined> {
+async function sbomBeside(traceUri: vscode.Uri, platform: Platform): Promise<{ uri: vscode.Uri; index: SbomIndex } | undefined> {
   const uri = traceUri.with({ path: sbomFileNameFor(traceUri.path) });
   if (uri.toString() === traceUri.toString()) return undefined;
-  let stat: vscode.FileStat;
   try {
-    stat = await vscode.workspace.fs.stat(uri);
+    await vscode.workspace.fs.stat(uri);
   } catch {
-    return undefined;
-  }
-  if ((stat.type & vscode.FileType.File) === 0 || stat.size > MAX_SBOM_BYTES) {
-    log(`${relative(uri)} is not used: ${(stat.type & vscode.FileType.File) === 0 ? 'not a regular file' : `over ${MAX_SBOM_BYTES / 1048576} MB`}`);
+    // Most traces have none (a link that leads nowhere is none either).
     return undefined;
   }
   try {
-    return { uri, index: indexSbom(JSON.parse(decoder.decode(await vscode.workspace.fs.readFile(uri)))) };
+    // Through the read guard: a regular file within the cap, and in Restricted Mode inside the folder.
+    return { uri, index: indexSbom(JSON.parse(decoder.decode(await readWorkspaceFile(uri, MAX_SBOM_BYTES, platform)))) };
   } catch (e) {
     log(`${relative(uri)} is not used: ${e instanceof SyntaxError ? 'not JSON' : e instanceof Error ? e.message : String(e)}`);
     return undefined;
@@ -55,6 +45,10 @@ async function sbomBeside(traceUri: vscode.Uri): Promise<{ uri: vscode.Uri; inde
 const MAX_WHOLE_TRACE_BYTES = 256 * 1024 * 1024;
 
 const TOKEN_ORIGINS_KEY = 'netpolicy.tokenOrigins';
+/** The base URL each origin's token was entered with (origin -> URL), beside the secrets. */
+const TOKEN_BASE_URLS_KEY = 'netpolicy.tokenBaseUrls';
+/** Per folder (workspaceState): the base URLs (`baseUrlKey`) the user agreed to send the token to. */
+const CONFIRMED_PATHS_KEY = 'netpolicy.confirmedTokenPaths';
 const RECENT_JOBS_KEY = 'netpolicy.recentJobs';
 const RECENT_TRACES_KEY = 'netpolicy.recentTraces';
 
@@ -64,20 +58,17 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
 }
 
-async function readText(uri: vscode.Uri): Promise<string> {
+/** A trace's text or chunks: an open document's text, a local file streamed (desktop), else the file read whole; files through the read guard. */
+async function traceInput(uri: vscode.Uri, platform: Platform): Promise<string | AsyncIterable<Uint8Array>> {
   const open = openDocument(uri);
   if (open) return open.getText();
-  const stat = await vscode.workspace.fs.stat(uri);
-  if ((stat.type & vscode.FileType.File) === 0) throw new Error('not a regular file');
-  if (stat.size > MAX_WHOLE_TRACE_BYTES) throw new Error(`${Math.round(stat.size / 1048576)} MB is over the ${MAX_WHOLE_TRACE_BYTES / 1048576} MB this editor reads whole; use \`netpolicy explain\``);
-  return decoder.decode(await vscode.workspace.fs.readFile(uri));
+  const chunks = await readWorkspaceChunks(uri, platform);
+  if (chunks) return chunks;
+  return decoder.decode(await readWorkspaceFile(uri, MAX_WHOLE_TRACE_BYTES, platform));
 }
 
-/** A trace's text or chunks: an open document's text, a local file streamed (desktop), else the file read whole. */
-async function traceInput(uri: vscode.Uri, platform: Platform): Promise<string | AsyncIterable<Uint8Array>> {
-  if (uri.scheme === 'file' && platform.readChunks && !openDocument(uri)) return platform.readChunks(uri.fsPath);
-  return readText(uri);
-}
+/** At most this many entries of `netpolicy.traces` are offered in the pick (a setting may list 100,000). */
+const MAX_PICK_SETTING_TRACES = 50;
 
 function relative(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, false);
@@ -96,10 +87,10 @@ async function pickPolicy(): Promise<vscode.TextDocument | undefined> {
   if (open) return open;
   const found = await vscode.workspace.findFiles('{**/*.netpolicy.json,**/*.netpolicy.jsonc,**/network-policy.json}', '**/node_modules/**', 100);
   if (found.length === 0) {
-    void vscode.window.showWarningMessage('netpolicy: open a policy file (*.netpolicy.json, *.netpolicy.jsonc or network-policy.json) first.');
+    void showWarning('netpolicy: open a policy file (*.netpolicy.json, *.netpolicy.jsonc or network-policy.json) first.');
     return undefined;
   }
-  const uri = found.length === 1 ? found[0] : (await vscode.window.showQuickPick(found.map((u) => ({ label: relative(u), uri: u })), { title: 'netpolicy: which policy?' }))?.uri;
+  const uri = found.length === 1 ? found[0] : (await vscode.window.showQuickPick(found.map((u) => ({ label: labelText(relative(u)), uri: u })), { title: 'netpolicy: which policy?' }))?.uri;
   return uri ? vscode.workspace.openTextDocument(uri) : undefined;
 }
 
@@ -112,11 +103,12 @@ async function pickTrace(context: vscode.ExtensionContext, arg: unknown, title: 
   const add = (uri: vscode.Uri, description: string) => {
     if (seen.has(uri.toString())) return;
     seen.add(uri.toString());
-    items.push({ label: relative(uri), description, uri });
+    items.push({ label: labelText(relative(uri)), description, uri });
   };
   for (const s of context.workspaceState.get<string[]>(RECENT_TRACES_KEY, [])) add(vscode.Uri.parse(s), 'recent');
   const folder = vscode.workspace.workspaceFolders?.[0];
-  for (const t of vscode.workspace.getConfiguration('netpolicy').get<string[] | null>('traces') ?? []) {
+  const listed = vscode.workspace.getConfiguration('netpolicy').get<unknown>('traces');
+  for (const t of Array.isArray(listed) ? listed.slice(0, MAX_PICK_SETTING_TRACES) : []) {
     if (folder && typeof t === 'string' && t.endsWith('.json')) add(vscode.Uri.joinPath(folder.uri, t), 'netpolicy.traces');
   }
   for (const uri of await vscode.workspace.findFiles('{**/*trace*.json,**/traces/**/*.json,.netpolicy/traces/*.json}', '**/node_modules/**', 200)) {
@@ -124,10 +116,10 @@ async function pickTrace(context: vscode.ExtensionContext, arg: unknown, title: 
     if (!/\.cdx\.json$/i.test(uri.path)) add(uri, 'in the workspace');
   }
   items.push({ label: '$(folder-opened) Browse...', alwaysShow: true });
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'A network trace (JSON, as `netpolicy fetch trace` saves it)', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { title: labelText(title), placeHolder: 'A network trace (JSON, as `netpolicy fetch trace` saves it)', matchOnDescription: true });
   if (!picked) return undefined;
   if (picked.uri) return picked.uri;
-  const chosen = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: { 'Network trace': ['json'] }, defaultUri: folder?.uri });
+  const chosen = await vscode.window.showOpenDialog({ title: labelText(title), canSelectMany: false, filters: { 'Network trace': ['json'] }, defaultUri: folder?.uri });
   return chosen?.[0];
 }
 
@@ -141,13 +133,18 @@ function usablePolicy(document: vscode.TextDocument): PolicyDocument | undefined
   const doc = parsePolicyDocument(document.getText(), { fileName: document.uri.path });
   const errors = doc.syntaxFailed ? 1 : validateDocument(doc).filter((d) => d.severity === 'error').length;
   if (errors > 0) {
-    void vscode.window.showErrorMessage(`netpolicy: ${relative(document.uri)} has ${doc.syntaxFailed ? 'syntax errors' : `${errors} error${errors === 1 ? '' : 's'}`}; fix them (see Problems) before explaining a trace.`);
+    void showError(`netpolicy: ${relative(document.uri)} has ${doc.syntaxFailed ? 'syntax errors' : `${errors} error${errors === 1 ? '' : 's'}`}; fix them (see Problems) before explaining a trace.`);
     return undefined;
   }
   return doc;
 }
 
 class CancelledError extends Error {}
+
+/** A file the read or write guard refused (files.ts, node-files.ts): its message says why. */
+function refused(e: unknown): e is Error {
+  return e instanceof FileRefused || (e instanceof Error && e.name === 'ConfinementError');
+}
 
 export async function explainTraceCommand(context: vscode.ExtensionContext, platform: Platform, traceArg?: unknown, policyArg?: unknown): Promise<ExplainPanel | undefined> {
   const policy = policyArg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(policyArg) : await pickPolicy();
@@ -157,10 +154,10 @@ export async function explainTraceCommand(context: vscode.ExtensionContext, plat
   if (!doc) return undefined;
   const traceUri = await pickTrace(context, traceArg, `netpolicy: explain a trace against ${relative(policy.uri)}`);
   if (!traceUri) return undefined;
-  const sbom = await sbomBeside(traceUri);
+  const sbom = await sbomBeside(traceUri, platform);
   const names = { policy: relative(policy.uri), trace: relative(traceUri), sbom: sbom ? relative(sbom.uri) : undefined };
   /** One page of the report: the trace streamed through explain, only that page's denials kept. */
-  const explainPage = (page: number) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: explaining ${escapeControl(names.trace)}`, cancellable: true }, async (_progress, token): Promise<ReportModel | undefined> => {
+  const explainPage = (page: number) => withProgress(`netpolicy: explaining ${names.trace}`, true, async (_progress, token): Promise<ReportModel | undefined> => {
     try {
       const builder = new ReportBuilder(doc, names, page, undefined, sbom?.index);
       const input = await traceInput(traceUri, platform);
@@ -176,7 +173,7 @@ export async function explainTraceCommand(context: vscode.ExtensionContext, plat
       return builder.finish(report);
     } catch (e) {
       if (e instanceof CancelledError) return undefined;
-      void vscode.window.showErrorMessage(`netpolicy: ${escapeControl(names.trace)} could not be explained: ${escapeControl(e instanceof Error ? e.message : String(e))}`);
+      void showError(`netpolicy: ${names.trace} could not be explained: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
     }
   });
@@ -190,8 +187,8 @@ export async function explainTraceCommand(context: vscode.ExtensionContext, plat
 async function suggestPolicyCommand(context: vscode.ExtensionContext, platform: Platform, traceArg?: unknown, includeDenied = false): Promise<vscode.Uri | undefined> {
   const traceUri = await pickTrace(context, traceArg, 'netpolicy: suggest a policy from a trace');
   if (!traceUri) return undefined;
-  const name = escapeControl(relative(traceUri));
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: suggesting a policy from ${name}`, cancellable: true }, async (_p, token) => {
+  const name = relative(traceUri);
+  return withProgress(`netpolicy: suggesting a policy from ${name}`, true, async (_p, token) => {
     try {
       const suggester = new Suggester({ includeDenied });
       suggester.beginTrace();
@@ -203,7 +200,7 @@ async function suggestPolicyCommand(context: vscode.ExtensionContext, platform: 
       const right = await vscode.workspace.openTextDocument({ language: 'netpolicy', content: suggested });
       const current = vscode.window.activeTextEditor?.document;
       if (current && POLICY_LANGUAGES.includes(current.languageId)) {
-        await vscode.commands.executeCommand('vscode.diff', current.uri, right.uri, `${relative(current.uri)} ↔ suggested from ${name}${includeDenied ? ' (denied accesses included)' : ''}`, { viewColumn: vscode.ViewColumn.Beside });
+        await vscode.commands.executeCommand('vscode.diff', current.uri, right.uri, labelText(`${relative(current.uri)} ↔ suggested from ${name}${includeDenied ? ' (denied accesses included)' : ''}`), { viewColumn: vscode.ViewColumn.Beside });
       } else {
         await vscode.window.showTextDocument(right, vscode.ViewColumn.Beside);
       }
@@ -211,11 +208,14 @@ async function suggestPolicyCommand(context: vscode.ExtensionContext, platform: 
       return right.uri;
     } catch (e) {
       if (e instanceof CancelledError) return undefined;
-      void vscode.window.showErrorMessage(`netpolicy: no policy suggested from ${name}: ${escapeControl(e instanceof Error ? e.message : String(e))}`);
+      void showError(`netpolicy: no policy suggested from ${name}: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
     }
   });
 }
+
+/** At most this many "left out" lines in the output per suggestion. */
+const MAX_LOGGED_LEFT_OUT = 200;
 
 /** Says what the suggestion left out (the CLI says it on stderr), offering to include denied accesses. */
 function reportLeftOut(context: vscode.ExtensionContext, suggester: Suggester, traceUri: vscode.Uri): void {
@@ -223,15 +223,17 @@ function reportLeftOut(context: vscode.ExtensionContext, suggester: Suggester, t
   if (left.length === 0) return;
   const denied = left.filter((l) => l.reason === 'denied');
   const count = (ls: typeof left) => ls.reduce((n, l) => n + l.count, 0);
-  const sample = (ls: typeof left) => ls.slice(0, 3).map((l) => escapeControl(describeAccess(l.access)).slice(0, 120)).join('; ') + (ls.length > 3 ? `; and ${ls.length - 3} more` : '');
-  for (const l of left) log(`suggest left out (${l.reason}): ${escapeControl(describeAccess(l.access))}${l.count > 1 ? ` ×${l.count}` : ''}`);
+  const sample = (ls: typeof left) => ls.slice(0, 3).map((l) => clipped(describeAccess(l.access), 120)).join('; ') + (ls.length > 3 ? `; and ${ls.length - 3} more` : '');
+  // The log is bounded too: a trace may leave out 100,000 destinations, each URL up to megabytes (log() cuts each line).
+  for (const l of left.slice(0, MAX_LOGGED_LEFT_OUT)) log(`suggest left out (${l.reason}): ${describeAccess(l.access)}${l.count > 1 ? ` ×${l.count}` : ''}`);
+  if (left.length > MAX_LOGGED_LEFT_OUT) log(`suggest left out ${left.length - MAX_LOGGED_LEFT_OUT} more destinations`);
   const others = left.filter((l) => l.reason !== 'denied');
   if (others.length) {
-    void vscode.window.showInformationMessage(`netpolicy: the suggestion leaves out ${count(others)} access${count(others) === 1 ? '' : 'es'} it cannot allow as recorded (plain http to a software source: allowed in its https form; or a host name no rule can match): ${sample(others)}.`, 'Show Output').then((a) => { if (a) outputChannel().show(true); });
+    void showInfo(`netpolicy: the suggestion leaves out ${count(others)} access${count(others) === 1 ? '' : 'es'} it cannot allow as recorded (plain http to a software source: allowed in its https form; or a host name no rule can match): ${sample(others)}.`, 'Show Output').then((a) => { if (a) outputChannel().show(true); });
   }
   if (denied.length) {
     const include = 'Include Denied Accesses';
-    void vscode.window.showWarningMessage(`netpolicy: the suggestion leaves out ${count(denied)} access${count(denied) === 1 ? '' : 'es'} the trace recorded as denied (${denied.length} destination${denied.length === 1 ? '' : 's'}): ${sample(denied)}. The suggested policy does not allow them.`, include, 'Show Output').then((a) => {
+    void showWarning(`netpolicy: the suggestion leaves out ${count(denied)} access${count(denied) === 1 ? '' : 'es'} the trace recorded as denied (${denied.length} destination${denied.length === 1 ? '' : 's'}): ${sample(denied)}. The suggested policy does not allow them.`, include, 'Show Output').then((a) => {
       if (a === include) void vscode.commands.executeCommand('netpolicy.suggestPolicy', traceUri, { includeDenied: true });
       else if (a) outputChannel().show(true);
     });
@@ -245,16 +247,17 @@ async function useTraceCommand(context: vscode.ExtensionContext, traceArg?: unkn
   const path = folder ? vscode.workspace.asRelativePath(traceUri, false) : traceUri.fsPath;
   await vscode.workspace.getConfiguration('netpolicy').update('traces', [path], vscode.ConfigurationTarget.Workspace);
   await rememberTrace(context, traceUri);
-  void vscode.window.showInformationMessage(`netpolicy: policies in this workspace are now edited against ${path} (setting netpolicy.traces).`);
+  void showInfo(`netpolicy: policies in this workspace are now edited against ${path} (setting netpolicy.traces).`);
 }
 
 /** The service's origin from `netpolicy.baseUrl`, with where that value came from. */
-function serviceOrigin(): { origin: string; baseUrl: string; where: string } | { problem: string } {
+function serviceOrigin(): { origin: string; baseUrl: string; where: string; scope: SettingScope } | { problem: string } {
   const config = vscode.workspace.getConfiguration('netpolicy');
   const baseUrl = (config.get<string>('baseUrl') ?? '').trim();
   const o = originOf(baseUrl);
   if (o.problem !== undefined) return { problem: o.problem };
-  return { origin: o.origin, baseUrl, where: describeScope(scopeOf(config.inspect<string>('baseUrl'))) };
+  const scope = scopeOf(config.inspect<string>('baseUrl'));
+  return { origin: o.origin, baseUrl, where: describeScope(scope), scope };
 }
 
 /**
@@ -282,10 +285,10 @@ async function tokenFor(context: vscode.ExtensionContext, origin: string): Promi
 }
 
 /** Asks for the token of `origin` (the prompt names it and where that origin was chosen) and stores it for that origin only. */
-async function askToken(context: vscode.ExtensionContext, origin: string, where: string): Promise<string | undefined> {
+async function askToken(context: vscode.ExtensionContext, origin: string, where: string, baseUrl?: string): Promise<string | undefined> {
   const token = await vscode.window.showInputBox({
-    title: `netpolicy: API token for ${origin}`,
-    prompt: `Sent only to ${origin} (netpolicy.baseUrl, ${where}). Kept in VS Code's secret storage for this origin alone.`,
+    title: labelText(`netpolicy: API token for ${origin}`),
+    prompt: messageText(`Bound to the origin ${origin} (netpolicy.baseUrl, ${where}): sent to no other origin; a different path on it named by a folder's settings gets it only after you agree, once per folder. Kept in VS Code's secret storage for this origin alone.`),
     password: true,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' ? 'Enter the token' : /\s/.test(v.trim()) ? 'A token has no whitespace' : undefined),
@@ -295,26 +298,27 @@ async function askToken(context: vscode.ExtensionContext, origin: string, where:
   const replaced = (await context.secrets.get(tokenKey(origin))) !== undefined;
   await context.secrets.store(tokenKey(origin), token.trim());
   await context.globalState.update(TOKEN_ORIGINS_KEY, withOrigin(context.globalState.get<unknown[]>(TOKEN_ORIGINS_KEY, []), origin));
-  void vscode.window.showInformationMessage(`netpolicy: API token ${replaced ? 'replaced' : 'saved'} for ${origin}; it is sent to no other origin.`);
+  if (baseUrl !== undefined) await context.globalState.update(TOKEN_BASE_URLS_KEY, { ...context.globalState.get<Record<string, unknown>>(TOKEN_BASE_URLS_KEY, {}), [origin]: baseUrl });
+  void showInfo(`netpolicy: API token ${replaced ? 'replaced' : 'saved'} for ${origin}; it is sent to no other origin.`);
   return token.trim();
 }
 
 async function setTokenCommand(context: vscode.ExtensionContext): Promise<void> {
   const service = serviceOrigin();
   if ('problem' in service) {
-    const a = await vscode.window.showWarningMessage(`netpolicy: ${service.problem}. A token is stored for the origin of netpolicy.baseUrl: set it first.`, 'Open Settings');
+    const a = await showWarning(`netpolicy: ${service.problem}. A token is stored for the origin of netpolicy.baseUrl: set it first.`, 'Open Settings');
     if (a) await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
     return;
   }
   await migrateLegacyToken(context);
-  await askToken(context, service.origin, service.where);
+  await askToken(context, service.origin, service.where, service.baseUrl);
 }
 
 async function signOutCommand(context: vscode.ExtensionContext): Promise<void> {
   const origins = context.globalState.get<unknown[]>(TOKEN_ORIGINS_KEY, []).filter((o): o is string => typeof o === 'string');
   await context.secrets.delete(LEGACY_TOKEN_KEY);
   if (origins.length === 0) {
-    void vscode.window.showInformationMessage('netpolicy: no API token is stored.');
+    void showInfo('netpolicy: no API token is stored.');
     return;
   }
   const all = 'Every origin';
@@ -327,20 +331,18 @@ async function signOutCommand(context: vscode.ExtensionContext): Promise<void> {
     left = withoutOrigin(left, origin);
   }
   await context.globalState.update(TOKEN_ORIGINS_KEY, left);
-  void vscode.window.showInformationMessage(`netpolicy: signed out of ${removed.join(', ')} (API token removed).`);
+  void showInfo(`netpolicy: signed out of ${removed.join(', ')} (API token removed).`);
 }
 
-/** The file a fetched trace is written to: inside the workspace folder, links included, or a message why not. */
-async function traceTarget(folder: vscode.WorkspaceFolder, job: JobRef, platform: Platform): Promise<vscode.Uri | string> {
+/**
+ * The workspace-relative segments a fetched trace is written to, or a message why the setting
+ * cannot be used. Links are judged when writing (`writeWorkspaceFile`, the one write guard).
+ */
+function traceTarget(job: JobRef): { segments: string[]; problem?: undefined } | { segments?: undefined; problem: string } {
   const setting = vscode.workspace.getConfiguration('netpolicy').get<string>('traceFolder') || '.netpolicy/traces';
   const confined = confinedSegments(traceFileName(typeof setting === 'string' ? setting : '.netpolicy/traces', job));
-  if (confined.problem !== undefined) return `netpolicy.traceFolder: ${confined.problem}; fetched traces are saved inside the workspace folder only.`;
-  const target = vscode.Uri.joinPath(folder.uri, ...confined.segments);
-  if (platform.realPath && folder.uri.scheme === 'file') {
-    const [root, real] = await Promise.all([platform.realPath(folder.uri.fsPath), platform.realPath(target.fsPath)]);
-    if (!root || !real || !isInside(root, real)) return `netpolicy.traceFolder leads outside the workspace folder through a symbolic link (${real ?? 'unresolved'}); fetched traces are saved inside the workspace folder only.`;
-  }
-  return target;
+  if (confined.problem !== undefined) return { problem: `netpolicy.traceFolder: ${confined.problem}; fetched traces are saved inside the workspace folder only.` };
+  return { segments: confined.segments };
 }
 
 async function askJob(context: vscode.ExtensionContext): Promise<JobRef | undefined> {
@@ -348,7 +350,7 @@ async function askJob(context: vscode.ExtensionContext): Promise<JobRef | undefi
   let repository: string | undefined;
   let jobId: string | undefined;
   if (recent.length > 0) {
-    const items: Array<vscode.QuickPickItem & { job?: JobRef }> = recent.map((j) => ({ label: `${j.repository} #${j.jobId}`, description: 'recent', job: j }));
+    const items: Array<vscode.QuickPickItem & { job?: JobRef }> = recent.map((j) => ({ label: labelText(`${j.repository} #${j.jobId}`), description: 'recent', job: j }));
     items.push({ label: '$(add) Another job...', alwaysShow: true });
     const picked = await vscode.window.showQuickPick(items, { title: 'netpolicy: fetch the trace of which job?' });
     if (!picked) return undefined;
@@ -357,34 +359,34 @@ async function askJob(context: vscode.ExtensionContext): Promise<JobRef | undefi
   }
   repository = await vscode.window.showInputBox({ title: 'netpolicy: repository (OWNER/REPOSITORY)', value: repository, ignoreFocusOut: true, validateInput: validateRepository });
   if (repository === undefined) return undefined;
-  jobId = await vscode.window.showInputBox({ title: `netpolicy: job id in ${repository.trim()}`, ignoreFocusOut: true, validateInput: validateJobId });
+  jobId = await vscode.window.showInputBox({ title: labelText(`netpolicy: job id in ${repository.trim()}`), ignoreFocusOut: true, validateInput: validateJobId });
   if (jobId === undefined) return undefined;
   return { repository: repository.trim(), jobId: jobId.trim() };
 }
 
 async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Platform, jobArg?: JobRef): Promise<vscode.Uri | undefined> {
   if (!vscode.workspace.isTrusted) {
-    const a = await vscode.window.showWarningMessage('netpolicy: Fetch Job Trace is off in Restricted Mode: this folder is not trusted, so nothing is sent to a service or written from one. Trust the folder to fetch traces.', 'Manage Workspace Trust');
+    const a = await showWarning('netpolicy: Fetch Job Trace is off in Restricted Mode: this folder is not trusted, so nothing is sent to a service or written from one. Trust the folder to fetch traces.', 'Manage Workspace Trust');
     if (a) await vscode.commands.executeCommand('workbench.trust.manage');
     return undefined;
   }
   const service = serviceOrigin();
   if ('problem' in service) {
-    const a = await vscode.window.showWarningMessage(`netpolicy: ${service.problem}; set netpolicy.baseUrl (the job provenance service) first.`, 'Open Settings');
+    const a = await showWarning(`netpolicy: ${service.problem}; set netpolicy.baseUrl (the job provenance service) first.`, 'Open Settings');
     if (a) await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
     return undefined;
   }
   const { baseUrl, origin } = service;
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showWarningMessage('netpolicy: open a folder first; fetched traces are saved into the workspace.');
+    void showWarning('netpolicy: open a folder first; fetched traces are saved into the workspace.');
     return undefined;
   }
   const job = jobArg && typeof jobArg.repository === 'string' && typeof jobArg.jobId === 'string' ? jobArg : await askJob(context);
   if (!job) return undefined;
-  const target = await traceTarget(folder, job, platform);
-  if (typeof target === 'string') {
-    void vscode.window.showErrorMessage(target, 'Open Settings').then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.traceFolder'));
+  const place = traceTarget(job);
+  if (place.problem !== undefined) {
+    void showError(place.problem, 'Open Settings').then((a) => a && vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.traceFolder'));
     return undefined;
   }
   let token = await tokenFor(context, origin);
@@ -395,14 +397,29 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
     // (With no token stored anywhere, the fetch goes without one, as before: a 401 offers to set one.)
     const enter = `Enter Token for ${origin}`;
     const without = 'Fetch Without Token';
-    const a = await vscode.window.showWarningMessage(`netpolicy: no API token is stored for ${origin} (netpolicy.baseUrl, ${service.where}). Tokens entered for other origins are never sent there.`, { modal: true }, enter, without);
+    const a = await showWarning(`netpolicy: no API token is stored for ${origin} (netpolicy.baseUrl, ${service.where}). Tokens entered for other origins are never sent there.`, { modal: true }, enter, without);
     if (a === undefined) return undefined;
     if (a === enter) {
-      token = await askToken(context, origin, service.where);
+      token = await askToken(context, origin, service.where, baseUrl);
       if (token === undefined) return undefined;
     }
   }
-  const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `netpolicy: fetching the trace of ${job.repository} #${job.jobId}`, cancellable: true }, async (progress, cancel) => {
+  if (token && needsPathConfirmation(baseUrl, service.scope, context.globalState.get<Record<string, unknown>>(TOKEN_BASE_URLS_KEY, {})[origin], context.workspaceState.get<unknown[]>(CONFIRMED_PATHS_KEY, []))) {
+    // The token is bound to the origin; a path on it chosen by this folder's settings is the user's call, once per folder.
+    const send = 'Send Token';
+    const without = 'Fetch Without Token';
+    const entered = context.globalState.get<Record<string, unknown>>(TOKEN_BASE_URLS_KEY, {})[origin];
+    const a = await showWarning(`netpolicy: send your API token for ${origin} to ${baseUrl}?`, {
+      modal: true,
+      detail: `netpolicy.baseUrl is ${service.where}. The token is bound to the origin ${origin}, so any path on it may receive it; you entered it ${typeof entered === 'string' ? `with ${entered}` : 'for that origin'}. Send it to this path from now on in this folder?`,
+    }, send, without);
+    if (a === undefined) return undefined;
+    if (a === send) await context.workspaceState.update(CONFIRMED_PATHS_KEY, [baseUrlKey(baseUrl), ...context.workspaceState.get<unknown[]>(CONFIRMED_PATHS_KEY, [])].slice(0, 20));
+    else token = undefined;
+  }
+  const target = vscode.Uri.joinPath(folder.uri, ...place.segments);
+  const sbomSegments = [...place.segments.slice(0, -1), sbomFileNameFor(place.segments[place.segments.length - 1])];
+  const saved = await withProgress(`netpolicy: fetching the trace of ${job.repository} #${job.jobId}`, true, async (progress, cancel) => {
     const abort = new AbortController();
     const sub = cancel.onCancellationRequested(() => abort.abort());
     try {
@@ -411,21 +428,26 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
         signal: abort.signal,
         onProgress: (p) => progress.report({ message: `${Math.round(p.received / 1024)} KiB${p.total ? ` of ${Math.round(p.total / 1024)} KiB` : ''}` }),
       });
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(result.text));
+      // Through the one write guard: inside the folder, no link written through, replaced atomically.
+      await writeWorkspaceFile(folder, place.segments, new TextEncoder().encode(result.text), platform);
       // The job's SBOM beside it (same base name, .cdx.json): the explain report names the component behind each denial.
       // Not fatal: a trace without an SBOM is explained as before.
       try {
         const sbom = await client.getSbom({ repo: job.repository, jobId: job.jobId }, { signal: abort.signal });
-        await vscode.workspace.fs.writeFile(target.with({ path: sbomFileNameFor(target.path) }), new TextEncoder().encode(sbom.text));
+        await writeWorkspaceFile(folder, sbomSegments, new TextEncoder().encode(sbom.text), platform);
       } catch (e) {
         if (cancel.isCancellationRequested) throw e;
-        log(`the SBOM of ${job.repository} #${job.jobId} was not fetched: ${e instanceof Error ? e.message : String(e)}`);
+        if (refused(e)) {
+          log(`the SBOM of ${job.repository} #${job.jobId} was not saved: ${e.message}`);
+          void showWarning(`netpolicy: the SBOM of ${job.repository} #${job.jobId} was not saved: ${e.message}.`);
+        } else log(`the SBOM of ${job.repository} #${job.jobId} was not fetched: ${e instanceof Error ? e.message : String(e)}`);
       }
       await context.globalState.update(RECENT_JOBS_KEY, rememberJob(context.globalState.get<JobRef[]>(RECENT_JOBS_KEY, []), job));
       log(`fetched the trace of ${job.repository} #${job.jobId} into ${relative(target)} (${result.text.length} bytes, ${result.attempts} attempt(s))`);
       return target;
     } catch (e) {
       if (cancel.isCancellationRequested) return undefined;
+      if (refused(e)) return { message: `netpolicy: the trace of ${job.repository} #${job.jobId} was not saved: ${e.message}.`, action: 'Open Settings' as const, setting: 'netpolicy.traceFolder' };
       return describeFetchError(e, job, baseUrl);
     } finally {
       sub.dispose();
@@ -434,11 +456,11 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
   if (!saved) return undefined;
   if (!(saved instanceof vscode.Uri)) {
     // After the progress notification is gone: the failure, with the action to take.
-    const failure = { ...saved, message: escapeControl(saved.message) };
+    const failure = saved;
     log(failure.message);
-    void vscode.window.showErrorMessage(failure.message, ...(failure.action ? [failure.action] : [])).then(async (a) => {
+    void showError(failure.message, ...(failure.action ? [failure.action] : [])).then(async (a) => {
       if (a === 'Set API Token') await vscode.commands.executeCommand('netpolicy.setToken');
-      else if (a === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'netpolicy.baseUrl');
+      else if (a === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', failure.setting ?? 'netpolicy.baseUrl');
       else if (a === 'Retry') await vscode.commands.executeCommand('netpolicy.fetchTrace', job);
     });
     return undefined;
@@ -447,7 +469,7 @@ async function fetchTraceCommand(context: vscode.ExtensionContext, platform: Pla
   const policy = openPolicy();
   if (policy) void explainTraceCommand(context, platform, saved, policy.uri);
   else {
-    void vscode.window.showInformationMessage(`netpolicy: saved the trace of ${job.repository} #${job.jobId} as ${relative(saved)}.`, 'Explain Against a Policy').then((a) => {
+    void showInfo(`netpolicy: saved the trace of ${job.repository} #${job.jobId} as ${relative(saved)}.`, 'Explain Against a Policy').then((a) => {
       if (a) void explainTraceCommand(context, platform, saved);
     });
   }

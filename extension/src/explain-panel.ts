@@ -5,7 +5,8 @@
  * WorkspaceEdit (undoable, the document stays unsaved).
  */
 import * as vscode from 'vscode';
-import { escapeControl, parsePolicyDocument, type Policy } from '@netpolicy/core';
+import { parsePolicyDocument, type Policy } from '@netpolicy/core';
+import { labelText, showInfo, showWarning } from './notify';
 import { allowedNow, applyDenialFix, markAllowed, renderReportHtml, ruleRange, type ReportDenial, type ReportModel } from './report';
 
 /** Makes the model of another page of the same report (the trace is explained again, streamed). */
@@ -41,7 +42,7 @@ export class ExplainPanel {
     const key = policyUri.toString();
     let p = ExplainPanel.panels.get(key);
     if (!p) {
-      const panel = vscode.window.createWebviewPanel('netpolicy.explain', `Explain: ${model.trace}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
+      const panel = vscode.window.createWebviewPanel('netpolicy.explain', labelText(`Explain: ${model.trace}`), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
         enableScripts: true,
         localResourceRoots: [],
         retainContextWhenHidden: false,
@@ -59,7 +60,7 @@ export class ExplainPanel {
 
   update(model: ReportModel): void {
     this.model = model;
-    this.panel.title = `Explain: ${escapeControl(model.trace)}`;
+    this.panel.title = labelText(`Explain: ${model.trace}`);
     this.panel.webview.html = renderReportHtml(model, { cspSource: this.panel.webview.cspSource, nonce: nonce() });
   }
 
@@ -76,7 +77,7 @@ export class ExplainPanel {
     const document = await this.policyDocument();
     const range = ruleRange(parsePolicyDocument(document.getText(), { fileName: document.uri.path }), rule);
     if (!range) {
-      void vscode.window.showWarningMessage(`netpolicy: ${rule} is no longer in the policy.`);
+      void showWarning(`netpolicy: ${rule} is no longer in the policy.`);
       return false;
     }
     const selection = new vscode.Range(document.positionAt(range.offset), document.positionAt(range.offset + range.length));
@@ -106,12 +107,12 @@ export class ExplainPanel {
     if (already) {
       denial.fixed = already;
       this.rerender();
-      if (!opts.quiet) void vscode.window.showInformationMessage(`netpolicy: #${denial.sequence} is already allowed by ${already}; nothing was written.`);
+      if (!opts.quiet) void showInfo(`netpolicy: #${denial.sequence} is already allowed by ${already}; nothing was written.`);
       return false;
     }
     const applied = applyDenialFix(doc, denial.fix);
     if (!applied) {
-      if (!opts.quiet) void vscode.window.showWarningMessage(`netpolicy: the fix for #${denial.sequence} no longer applies to the policy.`);
+      if (!opts.quiet) void showWarning(`netpolicy: the fix for #${denial.sequence} no longer applies to the policy.`);
       return false;
     }
     const edit = new vscode.WorkspaceEdit();
@@ -125,8 +126,8 @@ export class ExplainPanel {
     if (!denial.fixed) denial.fixed = denial.fix.pointer;
     this.rerender();
     if (!opts.quiet) {
-      const text = escapeControl(denial.fix.text.length > 80 ? `${denial.fix.text.slice(0, 77)}...` : denial.fix.text);
-      void vscode.window.showInformationMessage(`netpolicy: added ${text} to ${denial.fix.pointer}${marked > 1 ? `; ${marked} denials on this page are now allowed` : ''}.`);
+      const text = denial.fix.text.length > 80 ? `${denial.fix.text.slice(0, 77)}...` : denial.fix.text;
+      void showInfo(`netpolicy: added ${text} to ${denial.fix.pointer}${marked > 1 ? `; ${marked} denials on this page are now allowed` : ''}.`);
     }
     return true;
   }
@@ -140,7 +141,7 @@ export class ExplainPanel {
       if (d.fix && !d.fixed && (await this.applyFix(d.id, { quiet: true }))) applied++;
     }
     const left = group.denials.filter((d) => !d.fixed).length;
-    void vscode.window.showInformationMessage(`netpolicy: ${applied} fix${applied === 1 ? '' : 'es'} added for ${escapeControl(group.host)}${left ? `; ${left} denial${left === 1 ? '' : 's'} of it on this page still denied` : ''}.`);
+    void showInfo(`netpolicy: ${applied} fix${applied === 1 ? '' : 'es'} added for ${group.host}${left ? `; ${left} denial${left === 1 ? '' : 's'} of it on this page still denied` : ''}.`);
     return applied;
   }
 

@@ -67,6 +67,8 @@ export interface FetchFailure {
   message: string;
   /** A button offered with the message. */
   action?: 'Set API Token' | 'Open Settings' | 'Retry';
+  /** The setting Open Settings opens (netpolicy.baseUrl when absent). */
+  setting?: string;
 }
 
 /** A plain message for a failed fetch, saying what to do next. */

@@ -9,6 +9,9 @@ export const POLICY_LANGUAGE = 'netpolicy';
 export const POLICY_JSONC_LANGUAGE = 'netpolicy-jsonc';
 export const POLICY_LANGUAGES: readonly string[] = [POLICY_LANGUAGE, POLICY_JSONC_LANGUAGE];
 
+/** The patterns without `/` of a list (they match a file name in any folder), kept per list: not filtered again for each document. */
+const nameOnly = new WeakMap<readonly string[], string[]>();
+
 /**
  * The language a document at `path` should have: a netpolicy language for policy files (D6 names,
  * `filePatterns` relative to `root`) and the project file; undefined for every other file.
@@ -22,7 +25,9 @@ export function languageFor(path: string, options: { root?: string; filePatterns
   if (!policy && globs.length > 0) {
     const root = options.root ? (options.root.endsWith('/') ? options.root : `${options.root}/`) : undefined;
     const rel = root && path.startsWith(root) ? path.slice(root.length) : undefined;
-    policy = (rel !== undefined && isPolicyFile(rel, globs)) || isPolicyFile(name, globs.filter((g) => !g.includes('/')));
+    let names = nameOnly.get(globs);
+    if (!names) nameOnly.set(globs, (names = globs.filter((g) => !g.includes('/'))));
+    policy = (rel !== undefined && isPolicyFile(rel, globs)) || isPolicyFile(name, names);
   }
   if (!policy) return undefined;
   if (options.serverEnabled === false) return jsonc ? 'jsonc' : 'json';

@@ -81,3 +81,29 @@ export function withOrigin(origins: readonly unknown[], origin: string): string[
 export function withoutOrigin(origins: readonly unknown[], origin: string): string[] {
   return origins.filter((o): o is string => typeof o === 'string' && o !== origin);
 }
+
+/**
+ * A base URL as a token's use is judged: origin and path, without a trailing slash, query or
+ * fragment (`https://h/api/` and `https://h/api` are one); undefined when it is not a usable URL.
+ */
+export function baseUrlKey(baseUrl: string): string | undefined {
+  const o = originOf(baseUrl);
+  if (o.origin === undefined) return undefined;
+  const path = new URL(baseUrl.trim()).pathname.replace(/\/+$/, '');
+  return `${o.origin}${path}`;
+}
+
+/**
+ * Whether the user is asked before the token of an origin is sent to `baseUrl`. A token is bound
+ * to its origin (scheme, host, port): any path on that origin may receive it. A path chosen by a
+ * workspace's settings (`scope` folder or workspace) other than the base URL the token was entered
+ * with is asked about once per folder (`confirmed`, kept in the folder's state by VS Code, not in
+ * the repository). The user's own settings are never asked about.
+ */
+export function needsPathConfirmation(baseUrl: string, scope: SettingScope, enteredWith: unknown, confirmed: readonly unknown[]): boolean {
+  if (scope !== 'folder' && scope !== 'workspace') return false;
+  const key = baseUrlKey(baseUrl);
+  if (key === undefined) return false;
+  if (typeof enteredWith === 'string' && baseUrlKey(enteredWith) === key) return false;
+  return !confirmed.includes(key);
+}
