@@ -11,7 +11,7 @@ import { CompiledPolicy, compilePolicy } from './evaluate';
 import { anyPermits } from './naive';
 import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
 import { itemRules, type EvalOptions } from './rules';
-import { httpsForm } from './suggest';
+import { httpsForm } from './https-form';
 import { parseUrl, type ParsedUrl } from './url';
 
 /** A change to the policy: an addition (`kind` absent: explain's JSON keeps the shape it always had). */

@@ -14,6 +14,9 @@ import { presetsPermitting } from './fix';
 import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
 import { originUrl, parseUrl, type ParsedUrl } from './url';
+import { httpsForm } from './https-form';
+
+export { httpsForm } from './https-form';
 
 /** Options of `Suggester`: by default, accesses the trace records as denied are left out. */
 export interface SuggestOptions extends EvalOptions {
@@ -34,22 +37,6 @@ export interface LeftOut {
   count: number;
 }
 
-/**
- * The https form of a plain-http request to a recognised software source (PyPI, npm, OCI, git...),
- * or undefined. A rule for its http:// URL would be flagged `insecure-url`: suggest and explain's
- * fix propose the https rule instead, and say the job should use https. `parsed`: the request's URL
- * already parsed (null when it does not parse), else it is parsed here.
- */
-export function httpsForm(a: Access, parsed?: ParsedUrl | null): Extract<Access, { kind: 'http' }> | undefined {
-  if (a.kind !== 'http') return undefined;
-  const url = parsed === undefined ? parseUrl(a.url) : parsed;
-  if (!url || url.scheme !== 'http' || !ecosystemOf(url)) return undefined;
-  const rest = a.url.slice(a.url.indexOf('://') + 3);
-  const slash = rest.search(/[/?#]/);
-  const authority = slash < 0 ? rest : rest.slice(0, slash);
-  const host = url.port === 80 ? authority.replace(/:80$/, '') : authority;
-  return { ...a, url: `https://${host}${slash < 0 ? '' : rest.slice(slash)}` };
-}
 
 /**
  * Whether the host name an access would be allowed by (a URL's host, a TLS server name, an SSH
