@@ -13,7 +13,7 @@ import { CompiledPolicy } from './evaluate';
 import { presetsPermitting } from './fix';
 import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } from './recognise';
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
-import { originUrl, parseUrl, type ParsedUrl } from './url';
+import { originUrl, parseUrl } from './url';
 import { httpsForm } from './https-form';
 
 export { httpsForm } from './https-form';
