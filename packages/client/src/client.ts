@@ -1,7 +1,8 @@
 /** The typed client of the three GET operations (the service's interface; docs/client.md). */
 import { ApiError, ConfigError, NetpolicyError } from './errors';
 import { MIN_TOKEN_LENGTH, redact, redactValue } from './redact';
-import { defaultSleep, get, isLoopbackHost, type RawResponse, type RetryInfo, type TransportOptions } from './http';
+import { defaultSleep, get, isLoopbackHost, type RawResponse, type TransportOptions } from './http';
+import { CALL_OPTION_NAMES, CLIENT_OPTION_NAMES, checkOptionNames, chosenSbomValidator, type CallOptions, type ClientOptions } from './options';
 import { cyclonedxStrictValidator, type SbomValidator } from './sbom-validator';
 import { artifactQuery, jobQuery, type ArtifactSelector, type JobSelector } from './selectors';
 import { checkArtifactRecordShape, checkTraceShape } from './shapes';
@@ -14,50 +15,7 @@ import { MEDIA_TYPES, PATHS } from './wire';
  */
 export const MAX_TIMEOUT_MS = 86_400_000;
 
-/** Where the service is, the token, and the limits of every call (timeouts, retries, body size, redirects). */
-export interface ClientOptions {
-  /** Base URL of the service, e.g. `https://provenance.example`; `http` only for loopback hosts. */
-  baseUrl: string;
-  /**
-   * Access token, sent as `Authorization: Bearer <token>` to the base URL's origin only. At least
-   * 8 characters (MIN_TOKEN_LENGTH), without whitespace: the client removes it, and any piece of it
-   * 6 characters or longer, from every text it hands over, which a shorter token would make
-   * meaningless.
-   */
-  token?: string | undefined;
-  /** The fetch to use (default: the platform's `fetch`). */
-  fetch?: typeof fetch;
-  /** Timeout of one attempt, headers and body (default 30 000 ms). */
-  timeoutMs?: number;
-  /** Attempts in all, first one included (default 4). */
-  maxAttempts?: number;
-  /** First backoff delay; doubled per retry, with jitter (default 500 ms). */
-  retryBaseMs?: number;
-  /** Largest backoff delay (default 10 000 ms). */
-  retryMaxDelayMs?: number;
-  /** Budget for all attempts and waits of one call (default 120 000 ms). */
-  totalTimeoutMs?: number;
-  /** Cap on a response body (default 64 MiB). */
-  maxResponseBytes?: number;
-  /** Same-origin redirects followed (default 3); other origins are never followed. */
-  maxRedirects?: number;
-  /** CycloneDX validation of SBOMs: default the library's strict 1.7 validator (Node); `false` skips. */
-  sbomValidator?: SbomValidator | false;
-  /** Called before each retry (e.g. to log "retrying in 2 s: HTTP 503"). */
-  onRetry?: (info: RetryInfo) => void;
-  /** Called as body bytes arrive. */
-  onProgress?: (progress: { received: number; total?: number }) => void;
-  /** Source of jitter (default Math.random); tests pass a fixed one. */
-  random?: () => number;
-}
-
-/** Per call: a signal to cancel it, and a progress callback for this call's body. */
-export interface CallOptions {
-  /** Aborting it ends the call with an `ApiError` of kind `aborted`. */
-  signal?: AbortSignal;
-  /** Called as body bytes arrive (instead of `ClientOptions.onProgress`). */
-  onProgress?: (progress: { received: number; total?: number }) => void;
-}
+export type { CallOptions, ClientOptions } from './options';
 
 /** A successful call: the parsed, shape-checked body and the exact bytes received, as text. */
 export interface ApiResult<T> {
@@ -87,8 +45,11 @@ export class NetpolicyClient {
   readonly baseUrl: URL;
   readonly #token: string | undefined;
   readonly #options: ClientOptions;
+  readonly #sbomValidator: SbomValidator | false;
 
+  /** Refuses (`ConfigError`, nothing sent) an unusable base URL or token, a value out of range, and an unknown option. */
   constructor(options: ClientOptions) {
+    checkOptionNames(options, CLIENT_OPTION_NAMES, 'option');
     let base: URL;
     try {
       base = new URL(options.baseUrl);
@@ -116,10 +77,12 @@ export class NetpolicyClient {
       if (typeof value !== 'number' || !(value >= 0)) throw new ConfigError(`${name} must be a number >= 0, got ${String(value)}`);
       if (value > MAX_TIMEOUT_MS) throw new ConfigError(`${name} must be at most ${MAX_TIMEOUT_MS} ms (one day), got ${value}`);
     }
+    const sbomValidator = chosenSbomValidator(options);
     if (!base.pathname.endsWith('/')) base.pathname += '/';
     this.baseUrl = base;
     this.#token = options.token;
     this.#options = options;
+    this.#sbomValidator = sbomValidator ?? cyclonedxStrictValidator;
   }
 
   /** The CycloneDX 1.7 SBOM of a terminal job. */
@@ -168,7 +131,7 @@ export class NetpolicyClient {
     const raw = await this.#get(PATHS.sbom, jobQuery(selector), `${MEDIA_TYPES.sbom}, ${MEDIA_TYPES.problem}`, call);
     checkSbomMediaType(raw);
     const { data, text } = parseJson<CycloneDxBom>(raw, 'SBOM');
-    const validator = this.#options.sbomValidator ?? cyclonedxStrictValidator;
+    const validator = this.#sbomValidator;
     if (validator !== false) {
       const reasons = await validator(text);
       if (reasons.length > 0) {
@@ -202,6 +165,7 @@ export class NetpolicyClient {
   }
 
   async #get(path: string, query: Record<string, string>, accept: string, call: CallOptions): Promise<RawResponse> {
+    checkOptionNames(call, CALL_OPTION_NAMES, 'call option');
     const url = new URL(path.replace(/^\//, ''), this.baseUrl);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const o = this.#options;

@@ -3,7 +3,7 @@
  *
  * The library's JSON validator reads its schema files from disk, so it exists only in its Node
  * build. It is loaded lazily, on the first SBOM to validate, so the client itself stays
- * browser-safe. In a browser, pass your own `sbomValidator` (or `validateSbom: false`).
+ * browser-safe. In a browser, pass your own `sbomValidator`, or `sbomValidator: false` to skip.
  */
 
 /** Resolves to the list of reasons the SBOM is invalid; empty when it is valid. */
@@ -20,7 +20,7 @@ async function load(): Promise<JsonValidatorLike> {
   const lib = mod.Validation ? mod : (mod.default ?? {});
   const Strict = lib.Validation?.JsonStrictValidator;
   if (typeof Strict !== 'function') {
-    throw new Error('CycloneDX JSON validation is not available in this environment (the library provides it only in Node); pass `sbomValidator` or `validateSbom: false`');
+    throw new Error('CycloneDX JSON validation is not available in this environment (the library provides it only in Node); pass your own `sbomValidator`, or `sbomValidator: false` to skip validation');
   }
   return new Strict(lib.Spec.Version.v1dot7) as JsonValidatorLike;
 }
