@@ -23,3 +23,4 @@ export { policySchema } from './generated/data';
 /** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
 export { policyValidator } from './generated/validators-policy';
 export { clipped, escapeControl, escapeIcons, escapeMessage } from './text/escape';
+export { markdownCode, markdownText } from './text/markdown';

@@ -3,7 +3,7 @@
  * this kind", and `source.fixAll.netpolicy`. The core diagnostics are recomputed for the current
  * text, so a fix never applies to a stale version and works when a client sends no `data` back.
  */
-import { fixAllEdits, fixChoices, fixEdits, fixesOf, type Diagnostic, type DiagnosticCode, type PolicyDocument, type TextEdit as CoreEdit } from '@netpolicy/core';
+import { clipped, fixAllEdits, fixChoices, fixEdits, fixesOf, type Diagnostic, type DiagnosticCode, type PolicyDocument, type TextEdit as CoreEdit } from '@netpolicy/core';
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic as LspDiagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
 import { SOURCE, toLspDiagnostic } from './diagnostics';
 import { intersects, rangeOf, sameRange } from './ranges';
@@ -50,7 +50,8 @@ export function getCodeActions(doc: PolicyDocument, uri: string, range: Range, c
         const edits = fixEdits(doc, core, i);
         if (edits.length === 0) return;
         actions.push({
-          title: choice.title,
+          // A title can hold a value of the policy (`Change to https://…`): one line, cut.
+          title: clipped(choice.title),
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic],
           isPreferred: i === 0,

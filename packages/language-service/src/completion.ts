@@ -3,8 +3,12 @@
  * values, preset names of the catalog in force, common ports and ALPN ids, and a skeleton of
  * each source and connection kind. Works in unfinished text (jsonc-parser's `getLocation` and
  * error-tolerant tree): missing quotes, a trailing comma, an empty array.
+ *
+ * A preset catalog is a workspace file: its names and descriptions are outside text. Descriptions
+ * reach the documentation (markdown) through core's `markdownText`; names are shown in labels with
+ * control and bidi characters escaped, and inserted and filtered as they are.
  */
-import { CONNECTION_KINDS, SOURCE_KINDS, schemaAt, toPointer, valueAt, type PolicyDocument, type SchemaFragment } from '@netpolicy/core';
+import { CONNECTION_KINDS, SOURCE_KINDS, escapeControl, markdownText, schemaAt, toPointer, valueAt, type PolicyDocument, type SchemaFragment } from '@netpolicy/core';
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { locationAt } from './location';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Position } from 'vscode-languageserver-types';
@@ -143,11 +147,11 @@ function complete(doc: PolicyDocument, position: Position, settings: ServiceSett
   const last = path[path.length - 1];
   const inArray = typeof last === 'number';
   const siblings = new Set<unknown>(inArray ? contentsAt(doc, path.slice(0, -1), word.end > word.start ? last : undefined) : []);
-  const value = (label: string, newText: string, detail?: string, docs?: string, kind: CompletionItemKind = CompletionItemKind.Value, snippet = false): void => {
+  const value = (label: string, newText: string, detail?: string, docs?: string, kind: CompletionItemKind = CompletionItemKind.Value, snippet = false, name = label): void => {
     items.push({
       label,
       kind,
-      filterText: word.quoted || newText.startsWith('"') ? JSON.stringify(label) : label,
+      filterText: word.quoted || newText.startsWith('"') ? JSON.stringify(name) : name,
       textEdit: { range, newText: newText + comma() },
       ...(snippet ? { insertTextFormat: InsertTextFormat.Snippet } : {}),
       ...(detail ? { detail } : {}),
@@ -174,7 +178,8 @@ function complete(doc: PolicyDocument, position: Position, settings: ServiceSett
       const contents = preset.opaque || !preset.known
         ? 'Contents unknown (opaque): a denial while it is enabled is uncertain.'
         : `Contents known: ${(preset.known.sources?.length ?? 0)} source(s), ${(preset.known.connections?.length ?? 0)} connection(s).`;
-      value(preset.name, JSON.stringify(preset.name), preset.opaque ? 'preset (opaque)' : 'preset', `${preset.description}\n\n${contents}`, CompletionItemKind.EnumMember);
+      const docs = preset.description ? `${markdownText(preset.description)}\n\n${contents}` : contents;
+      value(escapeControl(preset.name), JSON.stringify(preset.name), preset.opaque ? 'preset (opaque)' : 'preset', docs, CompletionItemKind.EnumMember, false, preset.name);
     }
     return { isIncomplete: false, items };
   }

@@ -3,7 +3,7 @@
  * with `source`, a link to the code's page, related places and tags. `data` carries what a quick
  * fix needs, but code actions never depend on it (some clients do not send it back).
  */
-import { docsUrl, validateDocument, type Diagnostic, type PolicyDocument } from '@netpolicy/core';
+import { docsUrl, markdownText, validateDocument, type Diagnostic, type PolicyDocument } from '@netpolicy/core';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver-types';
 import { pointerRange, rangeOf } from './ranges';
 import type { ServiceSettings } from './settings';
@@ -40,7 +40,9 @@ export function toLspDiagnostic(doc: PolicyDocument, uri: string, d: Diagnostic)
     const related: DiagnosticRelatedInformation[] = [];
     for (const r of d.related) {
       const range = pointerRange(doc, r.pointer);
-      if (range) related.push({ location: { uri, range }, message: r.message });
+      // A related message can name a catalog's preset (outside text); clients that render it as
+      // markdown get it escaped, and an ordinary one reads the same as plain text.
+      if (range) related.push({ location: { uri, range }, message: markdownText(r.message) });
     }
     if (related.length) out.relatedInformation = related;
   }

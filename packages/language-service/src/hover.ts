@@ -2,9 +2,14 @@
  * Hover: the schema's description of a member; a preset's contents (or that it is opaque); a
  * CIDR's family, network, first and last address and exact size; what a host pattern matches
  * and does not; which requests a URL covers; what a whole rule permits under D4.
+ *
+ * Every value from outside (the policy's keys and values, a preset catalog's names, descriptions and
+ * rules: workspace files) reaches the markdown through `code` (core's `markdownCode`: a span nothing
+ * inside can close) or `escaped` (`markdownText`), never inside `**…**` (marked before 12 lets
+ * a `*` in a wider span pair with it). VS Code renders hovers in Restricted Mode too.
  */
 import {
-  formatAddress, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, toPointer, valueAt, type PolicyDocument, type PresetEntry,
+  formatAddress, markdownCode, markdownText, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, toPointer, valueAt, type PolicyDocument, type PresetEntry,
 } from '@netpolicy/core';
 import { scanLocation } from './location';
 import { COMMON_PORTS } from './skeletons';
@@ -12,7 +17,8 @@ import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-typ
 import { offsetOf, rangeOf } from './ranges';
 import { markdownToText, type ServiceSettings } from './settings';
 
-const code = (s: unknown) => `\`${String(s).replace(/`/g, "'")}\``;
+const code = (s: unknown) => markdownCode(String(s));
+const escaped = (s: unknown) => markdownText(String(s));
 const list = (items: unknown, fallback: string) => (Array.isArray(items) && items.length > 0 ? items.map(code).join(', ') : fallback);
 
 /** A CIDR's facts: family, network, first and last address, exact size. */
@@ -59,26 +65,39 @@ export function describeUrl(text: string): string | undefined {
 
 function presetHover(preset: PresetEntry | undefined, name: string): string {
   if (!preset) return `Unknown preset ${code(name)} in the catalog in force.`;
-  const lines = [`**preset ${code(preset.name)}**`, '', preset.description];
+  const lines = [`**preset** ${code(preset.name)}`];
+  if (preset.description) lines.push('', escaped(preset.description));
   if (preset.opaque || !preset.known) {
     lines.push('', 'Contents unknown (opaque): a denial while it is enabled is reported as uncertain, since it might have permitted it. A preset catalog file can fill it in.');
   } else {
     lines.push('', 'Contents:');
-    for (const s of preset.known.sources ?? []) lines.push(`- ${ruleSummary(s)}`);
-    for (const c of preset.known.connections ?? []) lines.push(`- ${ruleSummary(c)}`);
+    for (const s of preset.known.sources ?? []) lines.push(`- ${ruleSummaryMarkdown(s)}`);
+    for (const c of preset.known.connections ?? []) lines.push(`- ${ruleSummaryMarkdown(c)}`);
   }
   return lines.join('\n');
 }
 
-/** A rule in one line: its kind and its first URL, host or CIDR. */
-export function ruleSummary(rule: unknown): string {
-  if (!rule || typeof rule !== 'object') return 'rule';
+/** A rule's kind, its first URL, host or CIDR, and how many more URLs it has. */
+function ruleParts(rule: unknown): { kind: string; first?: unknown; more: string } {
+  if (!rule || typeof rule !== 'object') return { kind: 'rule', more: '' };
   const [kind, body] = Object.entries(rule as Record<string, any>)[0] ?? [];
-  if (!kind) return 'empty rule';
+  if (!kind) return { kind: 'empty rule', more: '' };
   const b = (body ?? {}) as Record<string, any>;
   const first = b.urls?.[0] ?? b.indexUrl ?? b.https?.[0]?.baseUrl ?? b.ssh?.[0]?.host ?? b.serverNamePatterns?.[0] ?? b.hostPatterns?.[0] ?? b.cidrs?.[0];
   const more = (b.urls?.length ?? 0) > 1 ? ` (+${b.urls.length - 1})` : '';
+  return { kind, first, more };
+}
+
+/** A rule in one line: its kind and its first URL, host or CIDR. */
+export function ruleSummary(rule: unknown): string {
+  const { kind, first, more } = ruleParts(rule);
   return first === undefined ? kind : `${kind} ${first}${more}`;
+}
+
+/** `ruleSummary` as markdown: a catalog's rule is outside text (its kind escaped, its target a code span). */
+function ruleSummaryMarkdown(rule: unknown): string {
+  const { kind, first, more } = ruleParts(rule);
+  return first === undefined ? escaped(kind) : `${escaped(kind)} ${code(first)}${more}`;
 }
 
 /** What a source or connection permits, in D4's words. */
@@ -132,7 +151,7 @@ export function doHover(doc: PolicyDocument, position: Position, settings: Servi
   const description = typeof schema?.description === 'string' ? schema.description : undefined;
 
   if (isKey) {
-    const parts = [`**${code(path[path.length - 1])}**`];
+    const parts = [code(path[path.length - 1])];
     if (description) parts.push('', description);
     if (path.length === 3 && (path[0] === 'sources' || path[0] === 'connections')) {
       const body = valueAt(doc.value, at.pointer);

@@ -37,7 +37,7 @@ describe('hover', () => {
     expect(h).toContain('Not `/simplex`');
   });
   it('gives a preset its contents, or says it is opaque', () => {
-    expect(hover('{ "presets": ["py|pi"] }')).toMatch(/pypi https:\/\/pypi.org/);
+    expect(hover('{ "presets": ["py|pi"] }')).toMatch(/^\*\*preset\*\* `pypi`\n\nThe Python Package Index \\\(pypi\\\.org[\s\S]*\n- pypi `https:\/\/pypi.org`/);
     const opaque = DEFAULT_SETTINGS.catalog.presets.find((p) => p.opaque)!.name;
     expect(hover(`{ "presets": ["${opaque.slice(0, 2)}|${opaque.slice(2)}"] }`)).toMatch(/opaque/);
   });
