@@ -7,6 +7,7 @@ import { BrowserMessageReader, BrowserMessageWriter, createConnection, type Conn
 import { uriOnlyHost } from './host';
 import { GatedMessageReader } from './message-gate';
 import { startServer } from './server';
+import { guardMessages } from './sink';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -20,4 +21,6 @@ const log = (message: string) => {
   }
 };
 connection = createConnection(new GatedMessageReader(new BrowserMessageReader(self), writer, log), writer);
+// Log lines and notifications escaped from the first one (sink.ts).
+guardMessages(connection);
 startServer(connection, uriOnlyHost);

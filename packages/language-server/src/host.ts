@@ -3,20 +3,26 @@
  * system (the Node entry), reading the project config, a preset catalog and traces. The browser
  * entry has no file access: settings come from the client only.
  *
- * Every path the server reads comes from settings or a project file, so it may name anything: a
- * FIFO, a folder, a device, a huge file. A host opens without blocking and reads only regular
- * files (within `maxBytes` where given); anything else rejects with a `FileProblem`.
+ * Every path the server reads comes from settings, a project file or the repository's tree, so it
+ * may name anything: a FIFO, a folder, a device, a huge file, a symbolic link out of the
+ * workspace. A host resolves the path first (inside `within`, a workspace folder, where given),
+ * opens without blocking and reads only regular files (within `maxBytes` where given); anything
+ * else rejects with a `FileProblem` (the Node host: confined-read.ts).
  */
 export interface ServerHost {
   /** The path of a document URI (for D6's patterns and `filePatterns`); undefined when it has none. */
   uriToPath(uri: string): string | undefined;
   pathToUri(path: string): string;
-  /** Reads a regular UTF-8 file of at most `maxBytes` (rejects with a `FileProblem` otherwise). Absent: no file access. */
-  readFile?(path: string, maxBytes: number): Promise<string>;
+  /**
+   * Reads a regular UTF-8 file of at most `maxBytes` (rejects with a `FileProblem` otherwise).
+   * `within`: a workspace folder the file must be inside once every symbolic link is resolved
+   * (Restricted Mode, and the workspace check); undefined: anywhere. Absent: no file access.
+   */
+  readFile?(path: string, maxBytes: number, within?: string): Promise<string>;
   /** The trace files a `traces` entry names: the file itself, or the `.json` files in a folder (rejects with a `FileProblem`). */
   listTraceFiles?(path: string): Promise<string[]>;
-  /** A regular file's bytes in chunks, any size (traces can be larger than memory); a `FileProblem` for anything else. */
-  readChunks?(path: string): AsyncIterable<Uint8Array>;
+  /** A regular file's bytes in chunks, any size (traces can be larger than memory); a `FileProblem` for anything else. `within`: as for `readFile`. */
+  readChunks?(path: string, within?: string): AsyncIterable<Uint8Array>;
   /**
    * The entries of a folder, for workspace diagnostics; nothing is opened or followed (a symbolic
    * link is `link`, whatever it leads to). Rejects with a `FileProblem`. Absent: no file access.

@@ -9,6 +9,7 @@ import { FrameGuard } from './frame-guard';
 import { GatedMessageReader } from './message-gate';
 import { nodeHost } from './node-host';
 import { startServer } from './server';
+import { guardMessages, logText } from './sink';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
@@ -40,7 +41,7 @@ if (argv.includes('--stdio') || argv.includes('--node-ipc')) {
   // messages are (message-gate.ts). Problems go to stderr and, once connected, to the client's log.
   let connected = false;
   const log = (message: string) => {
-    process.stderr.write(`netpolicy-language-server: ${message}\n`);
+    process.stderr.write(`${logText(`netpolicy-language-server: ${message}`)}\n`);
     if (connected) {
       try {
         connection.console.warn(`[netpolicy] ${message}`);
@@ -54,6 +55,8 @@ if (argv.includes('--stdio') || argv.includes('--node-ipc')) {
   const inner = stdio ? new StreamMessageReader(process.stdin.pipe(new FrameGuard(log))) : new IPCMessageReader(process);
   const reader = new GatedMessageReader(inner, writer, log);
   connection = createConnection(ProposedFeatures.all, reader, writer);
+  // Log lines and notifications escaped from the first one (sink.ts).
+  guardMessages(connection);
   connected = true;
   if (stdio) {
     // What vscode-languageserver does for --stdio when it makes the connection itself: the end of

@@ -6,7 +6,7 @@
  * project file `netpolicy.config.json`.
  */
 import {
-  LINT_CODES, LineIndex, PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, explain, globPatternProblem, indexSbom, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog,
+  LINT_CODES, LineIndex, PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, explain, indexSbom, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, defaultPresetCatalog, usableGlobPatterns,
   type Diagnostic, type PolicyDocument, type Position, type PresetCatalog, type ProjectConfig, type SbomIndex, type SeverityOptions, type Policy,
 } from '@netpolicy/core';
 import {
@@ -20,13 +20,14 @@ import {
   type Range, type TextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { FileProblems, type FileRole } from './file-problems';
+import { FileProblems, MAX_LOGGED_PATHS, type FileRole } from './file-problems';
 import { checkParams } from './params';
 import { FileProblem, MAX_SETTINGS_FILE_BYTES, joinPath, relativePath, type ServerHost } from './host';
 import {
   DenialsRequestMethod, WorkspaceTrustNotificationMethod,
   type DenialsParams, type DenialsResult, type NetpolicyInitializationOptions, type NetpolicySettings, type WorkspaceTrustParams,
 } from './protocol';
+import { guardMessages } from './sink';
 import { WorkspaceCheck } from './workspace-check';
 
 /** Work done in slices (formatting, symbols) reads the server's other messages after this long (ms). */
@@ -89,10 +90,22 @@ class DocumentLines extends LineIndex {
   }
 }
 
-/** Fire-and-forget a message to the client: a connection closed meanwhile is not an error worth more than silence. */
 /** SBOMs beside traces are read whole, up to this size. */
 const MAX_SBOM_BYTES = 64 * 1024 * 1024;
 
+/** The first few of a long list of paths, and how many more (a log line for 100,000 traces stays a line). */
+function listed(paths: readonly string[], shown = 3): string {
+  return paths.length <= shown ? paths.join(', ') : `${paths.slice(0, shown).join(', ')} and ${paths.length - shown} more`;
+}
+
+/** A path and each folder above it (`/a/b/c` → `/a/b/c`, `/a/b`, `/a`). */
+function ancestry(path: string): string[] {
+  const out = [path];
+  for (let at = path.length; (at = path.lastIndexOf('/', at - 1)) > 0;) out.push(path.slice(0, at));
+  return out;
+}
+
+/** Fire-and-forget a message to the client: a connection closed meanwhile is not an error worth more than silence. */
 function notify(sent: PromiseLike<unknown> | void): void {
   if (sent && typeof (sent as Promise<unknown>).then === 'function') (sent as Promise<unknown>).then(undefined, () => undefined);
 }
@@ -104,6 +117,8 @@ function notify(sent: PromiseLike<unknown> | void): void {
  * their own connections.
  */
 export function startServer(connection: Connection, host: ServerHost): void {
+  // Every log line and notification from here on is escaped and cut (sink.ts).
+  guardMessages(connection);
   const documents = new TextDocuments(TextDocument);
   const entries = new Map<string, Entry>();
   /** Documents whose last publish had diagnostics (a document that stops being a policy file gets them cleared). */
@@ -138,7 +153,13 @@ export function startServer(connection: Connection, host: ServerHost): void {
   /** Log lines written once (paths left unread in an untrusted workspace). */
   const loggedOnce = new Set<string>();
 
-  /** Logs to the client; a connection already closed swallows it (logging must never throw). */
+  /**
+   * In Restricted Mode a workspace file is read only when it is inside its workspace folder once
+   * every symbolic link is resolved (host.ts, `within`); in a trusted one the user chose the paths.
+   */
+  const confined = (root: string): string | undefined => (trusted ? undefined : root);
+
+  /** Logs to the client (escaped and cut by sink.ts); a connection already closed swallows it (logging must never throw). */
   const log = (message: string, error = false) => {
     try {
       if (error) connection.console.error(`[netpolicy] ${message}`);
@@ -155,10 +176,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
 
   const problems = new FileProblems(
-    (message) => {
-      log(message);
-      notify(connection.window.showWarningMessage(message));
-    },
+    { notify: (message) => notify(connection.window.showWarningMessage(message)), log },
     // The project files on screen show the problems of the files they name.
     () => { if (settingsReady) for (const td of documents.all()) if (isConfigUri(td.uri)) schedule(td.uri, 0); },
   );
@@ -257,7 +275,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       }
       const e = entryOf(uri);
       const following = tracesFollowed(uri);
-      if (!trusted && folderOf(uri).traces.length > 0) logOnce(`the workspace is not trusted: traces ${folderOf(uri).traces.join(', ')} not read`);
+      if (!trusted && folderOf(uri).traces.length > 0) logOnce(`the workspace is not trusted: traces ${listed(folderOf(uri).traces)} not read`);
       if (!following && e.usage) {
         // No trace in force any more (settings cleared, workspace not trusted): no lens or hint from the last ones.
         e.usage = undefined;
@@ -315,28 +333,65 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (doc.syntaxFailed || coreDiagnostics(uri).some((d) => d.severity === 'error' && !LINT.has(d.code))) return;
     const usage = emptyUsage();
     const folder = folderOf(uri);
+    const within = confined(folder.root);
+    // The file problems of this evaluation are said together (100,000 missing traces: one notification).
+    const release = problems.hold();
+    let invalid: TraceUsage['errors'];
+    try {
+      invalid = await evaluateTracesOf(doc, folder, within, usage, stale);
+    } finally {
+      release();
+    }
+    if (stale()) return;
+    // Files that could not be used were said by `problems` (once); traces not valid are said here, in a bounded number of lines.
+    for (const err of invalid.slice(0, MAX_LOGGED_PATHS)) log(`trace ${err.trace}: ${err.message}`);
+    if (invalid.length > MAX_LOGGED_PATHS) log(`... and ${invalid.length - MAX_LOGGED_PATHS} more traces not valid (netpolicy/denials lists them)`);
+    e.usage = usage;
+    e.usageVersion = version;
+    publish(uri);
+    refreshLenses();
+  }
+
+  /**
+   * Explains each trace of `folder` against `doc` into `usage` (returns early once `stale`);
+   * returns the errors of traces that were read but are not valid traces.
+   */
+  async function evaluateTracesOf(doc: PolicyDocument, folder: Folder, within: string | undefined, usage: TraceUsage, stale: () => boolean): Promise<TraceUsage['errors']> {
+    const invalid: TraceUsage['errors'] = [];
+    if (!host.listTraceFiles || !host.readChunks) return invalid;
     const failed = (trace: string, err: unknown) => {
-      usage.errors.push({ trace, message: err instanceof FileProblem ? err.problem : err instanceof Error ? err.message : String(err) });
+      const error = { trace, message: err instanceof FileProblem ? err.problem : err instanceof Error ? err.message : String(err) };
+      usage.errors.push(error);
       // A file opened fine but not a valid trace is the trace's business (the log, `errors`), not a file problem.
       if (err instanceof FileProblem) fileProblem('trace', err.path, err);
-      else problems.clear(trace);
+      else {
+        invalid.push(error);
+        problems.clear(trace);
+      }
     };
+    let sliceStart = Date.now();
     for (const t of folder.traces) {
+      // 100,000 entries are worked through in slices: edits, requests and publishes go in between.
+      if (Date.now() - sliceStart >= SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (stale()) return invalid;
+        sliceStart = Date.now();
+      }
       let files: string[];
       try {
         files = await host.listTraceFiles(t);
       } catch (err) {
-        if (stale()) return;
+        if (stale()) return invalid;
         failed(t, err);
         continue;
       }
       if (files.length !== 1 || files[0] !== t) problems.clear(t);
       for (const file of files) {
-        if (stale()) return;
+        if (stale()) return invalid;
         try {
-          const sbom = await sbomBeside(file);
-          if (stale()) return;
-          await explain(doc.value as Policy, host.readChunks(file), {
+          const sbom = await sbomBeside(file, within);
+          if (stale()) return invalid;
+          await explain(doc.value as Policy, host.readChunks(file, within), {
             catalog: folder.service.catalog, keep: false,
             onResult: (r) => {
               if (stale()) throw new Cancelled();
@@ -346,17 +401,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
           usage.traces.push(file);
           problems.clear(file);
         } catch (err) {
-          if (err instanceof Cancelled || stale()) return;
+          if (err instanceof Cancelled || stale()) return invalid;
           failed(file, err);
         }
       }
     }
-    if (stale()) return;
-    for (const err of usage.errors) log(`trace ${err.trace}: ${err.message}`);
-    e.usage = usage;
-    e.usageVersion = version;
-    publish(uri);
-    refreshLenses();
+    return invalid;
   }
 
   /** SBOMs beside traces, by path, as read (see sbomBeside). */
@@ -366,20 +416,20 @@ export function startServer(connection: Connection, host: ServerHost): void {
    * The SBOM saved beside a trace (`NAME.cdx.json` beside `NAME.json`, as Fetch Job Trace saves it), indexed: the
    * denials then name the components they fetched. Absent, unreadable or not JSON: none (a log line once).
    */
-  function sbomBeside(trace: string): Promise<SbomIndex | undefined> {
+  function sbomBeside(trace: string, within: string | undefined): Promise<SbomIndex | undefined> {
     if (!host.readFile || !trusted || !/\.json$/i.test(trace) || /\.cdx\.json$/i.test(trace)) return Promise.resolve(undefined);
     const path = trace.replace(/\.json$/i, '.cdx.json');
     // Read and indexed once, not on every re-evaluation after an edit; a watched change to it forgets it.
     let found = sboms.get(path);
-    if (!found) sboms.set(path, (found = readSbom(path)));
+    if (!found) sboms.set(path, (found = readSbom(path, within)));
     return found;
   }
 
-  async function readSbom(path: string): Promise<SbomIndex | undefined> {
+  async function readSbom(path: string, within: string | undefined): Promise<SbomIndex | undefined> {
     if (!host.readFile) return undefined;
     let text: string;
     try {
-      text = await host.readFile(path, MAX_SBOM_BYTES);
+      text = await host.readFile(path, MAX_SBOM_BYTES, within);
     } catch (err) {
       // Most traces have no SBOM beside them: only a file that is there but cannot be used is said.
       if (err instanceof FileProblem && !/no such file|not found|does not exist|ENOENT/i.test(err.problem)) logOnce(`SBOM ${path} not used: ${err.problem}`);
@@ -393,7 +443,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   }
 
-  async function readCatalog(path: string | undefined): Promise<PresetCatalog> {
+  async function readCatalog(path: string | undefined, root: string): Promise<PresetCatalog> {
     if (!path || !host.readFile) return defaultPresetCatalog;
     if (!trusted) {
       logOnce(`the workspace is not trusted: preset catalog ${path} not read (the built-in presets apply)`);
@@ -401,7 +451,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
     let text: string;
     try {
-      text = await host.readFile(path, MAX_SETTINGS_FILE_BYTES);
+      text = await host.readFile(path, MAX_SETTINGS_FILE_BYTES, confined(root));
     } catch (err) {
       fileProblem('preset catalog', path, err);
       return defaultPresetCatalog;
@@ -429,26 +479,34 @@ export function startServer(connection: Connection, host: ServerHost): void {
   async function loadProjectConfig(): Promise<void> {
     projects.clear();
     if (!host.readFile) return;
-    for (const root of roots) {
-      const path = joinPath(root, PROJECT_CONFIG_FILE);
-      let text: string;
-      try {
-        text = await host.readFile(path, MAX_SETTINGS_FILE_BYTES);
-        problems.clear(path);
-      } catch (err) {
-        // No project file is the common case; anything else there (a FIFO, a folder, 40 MB) is said.
-        if (!(err instanceof FileProblem && err.code === 'ENOENT')) fileProblem('project file', path, err);
-        continue;
-      }
-      const { config, diagnostics } = parseProjectConfig(text, path);
-      projects.set(root, { config, path });
-      const errors = diagnostics.filter((d) => d.severity === 'error');
-      if (errors.length > 0) {
-        const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
-        const first = errors[0];
-        const at = doc.lineIndex.positionAt(first.offset);
-        notify(connection.window.showErrorMessage(`netpolicy: ${path}:${at.line + 1}:${at.character + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}; those members are ignored.`));
-      }
+    const release = problems.hold();
+    try {
+      for (const root of roots) await loadProjectConfigOf(root);
+    } finally {
+      release();
+    }
+  }
+
+  /** Reads the project file of the folder `root`; in Restricted Mode only when it stays inside the folder (no link out of it). */
+  async function loadProjectConfigOf(root: string): Promise<void> {
+    const path = joinPath(root, PROJECT_CONFIG_FILE);
+    let text: string;
+    try {
+      text = await host.readFile!(path, MAX_SETTINGS_FILE_BYTES, confined(root));
+      problems.clear(path);
+    } catch (err) {
+      // No project file is the common case; anything else there (a FIFO, a folder, 40 MB, a link out of the folder) is said.
+      if (!(err instanceof FileProblem && err.code === 'ENOENT')) fileProblem('project file', path, err);
+      return;
+    }
+    const { config, diagnostics } = parseProjectConfig(text, path);
+    projects.set(root, { config, path });
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) {
+      const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
+      const first = errors[0];
+      const at = doc.lineIndex.positionAt(first.offset);
+      notify(connection.window.showErrorMessage(`netpolicy: ${path}:${at.line + 1}:${at.character + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}; those members are ignored.`));
     }
   }
 
@@ -479,6 +537,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   /** Editor settings override each folder's project file, member by member (severity code by code). */
   async function applySettings(): Promise<void> {
+    // The file problems of one application are said together.
+    const release = problems.hold();
+    try {
+      await applySettingsHeld();
+    } finally {
+      release();
+    }
+  }
+
+  async function applySettingsHeld(): Promise<void> {
     const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length > 0) : undefined);
     const editorPatterns = list(editorSettings.filePatterns);
     const editorTraces = list(editorSettings.traces);
@@ -490,7 +558,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     for (const root of roots.length > 0 ? roots : ['/']) {
       const cfg = projects.get(root)?.config;
       const catalogPath = typeof editorSettings.presetCatalog === 'string' && editorSettings.presetCatalog ? joinPath(root, editorSettings.presetCatalog) : cfg?.presetCatalog;
-      if (!catalogs.has(catalogPath)) catalogs.set(catalogPath, readCatalog(catalogPath));
+      if (!catalogs.has(catalogPath)) catalogs.set(catalogPath, readCatalog(catalogPath, root));
       const catalog = await catalogs.get(catalogPath)!;
       const severity: SeverityOptions = { ...(cfg?.severity ?? {}) };
       if (editorSeverity && typeof editorSeverity === 'object') {
@@ -499,16 +567,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
         }
       }
       if (editorPatterns?.length) {
-        // A pattern that cannot be matched (too many {} alternatives) is left out, said once; the others still apply.
-        const usable = editorPatterns.filter((g) => {
-          const problem = globPatternProblem(g);
-          if (problem) {
-            const message = `netpolicy.filePatterns: ${problem}`;
-            if (!loggedOnce.has(message)) notify(connection.window.showWarningMessage(message));
-            logOnce(message);
-          }
-          return !problem;
-        });
+        // A pattern that cannot be matched (too many {} alternatives, past the bound in all) is left out, said once; the others still apply.
+        const { usable, problems: left } = usableGlobPatterns(editorPatterns);
+        if (left.length > 0) patternProblems(left.map((p) => `netpolicy.filePatterns${p.pattern === undefined ? '' : `.${p.pattern}`}: ${p.message}`));
         if (usable.length) nextPatterns.push({ root, globs: usable });
       } else if (cfg?.filePatterns?.length) nextPatterns.push({ root: cfg.root, globs: cfg.filePatterns });
       const traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
@@ -521,6 +582,19 @@ export function startServer(connection: Connection, host: ServerHost): void {
     for (const e of entries.values()) e.usageVersion = undefined;
     for (const td of documents.all()) schedule(td.uri, 0);
     workspaceCheck.restart();
+  }
+
+  /**
+   * Patterns of `netpolicy.filePatterns` left out: the ones not said before, in one notification
+   * (the first, and how many more) and at most MAX_LOGGED_PATHS log lines.
+   */
+  function patternProblems(messages: string[]): void {
+    const fresh = messages.filter((m) => !loggedOnce.has(m));
+    if (fresh.length === 0) return;
+    for (const m of fresh) loggedOnce.add(m);
+    notify(connection.window.showWarningMessage(fresh.length === 1 ? fresh[0] : `${fresh[0]} (and ${fresh.length - 1} more patterns left out: see the output)`));
+    for (const m of fresh.slice(0, MAX_LOGGED_PATHS)) log(m);
+    if (fresh.length > MAX_LOGGED_PATHS) log(`netpolicy.filePatterns: ... and ${fresh.length - MAX_LOGGED_PATHS} more patterns left out`);
   }
 
   /** Workspace folders added or removed: their project files are read, and every document re-checked. */
@@ -629,7 +703,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (typeof p?.trusted !== 'boolean' || p.trusted === trusted || shutDown) return;
     trusted = p.trusted;
     log(trusted ? 'the workspace is trusted: traces and preset catalogs are read' : 'the workspace is not trusted: traces and preset catalogs are not read');
-    // Catalogs are read (or dropped) again, and every document re-published (traces scheduled, or lenses dropped).
+    // The project files are read again (confined to their folders or not), catalogs read (or
+    // dropped), and every document re-published (traces scheduled, or lenses dropped).
+    await loadProjectConfig();
     await applySettings();
   });
 
@@ -644,7 +720,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
     const sbomChanged = paths.filter((p) => /\.cdx\.json$/i.test(p));
     for (const p of sbomChanged) sboms.delete(p);
-    const touchesTraces = sbomChanged.length > 0 || paths.some((p) => folders.some((f) => f.traces.some((t) => p === t || p.startsWith(`${t}/`))));
+    // A trace entry (a file, or a folder holding the file), looked up by the path and its folders: linear in entries and changes.
+    const traced = sbomChanged.length > 0 ? undefined : new Set(folders.flatMap((f) => f.traces.map((t) => t.replace(/\/$/, ''))));
+    const touchesTraces = !traced || paths.some((p) => ancestry(p).some((a) => traced.has(a)));
     const touchesCatalog = paths.some((p) => folders.some((f) => f.catalogPath === p));
     if (touchesCatalog) await applySettings();
     else if (touchesTraces) for (const td of documents.all()) { const e = entries.get(td.uri); if (e) e.usageVersion = undefined; if (isPolicyUri(td.uri)) scheduleTraces(td.uri); }

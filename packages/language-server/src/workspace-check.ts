@@ -8,8 +8,11 @@
  * deep, MAX_ENTRIES folder entries looked at per run, each file read through the host's
  * non-blocking regular-file read up to MAX_WORKSPACE_FILE_BYTES. node_modules and .git are not
  * searched; symbolic links to folders are not followed (what they lead to inside the folder is
- * found by its own path), a link to a file only when it leads to a file inside the folder. The
- * work yields to the event loop every SLICE_MS, so requests and edits are answered in between.
+ * found by its own path). Every file, found by the walk or announced by the watcher
+ * (`filesChanged`: `git pull` can create a link), is read confined to its workspace folder
+ * (`readFile`'s `within`, trusted or not): a link, or a folder on the path, that leads out of it
+ * is not read. The work yields to the event loop every SLICE_MS, so requests and edits are
+ * answered in between.
  */
 import { PROJECT_CONFIG_FILE, parsePolicyDocument } from '@netpolicy/core';
 import { policyDiagnostics, toLspDiagnostic, type ServiceSettings } from '@netpolicy/language-service';
@@ -169,8 +172,18 @@ export class WorkspaceCheck {
     }
   }
 
+  /** The innermost workspace folder holding `path` (the one it must stay inside). */
+  private rootOf(path: string): string | undefined {
+    let best: string | undefined;
+    for (const r of this.deps.roots()) if (relativePath(r, path) !== undefined && (best === undefined || r.length > best.length)) best = r;
+    return best;
+  }
+
+  /** Reads a file through the host's resolver, confined to its workspace folder. */
   private read(path: string): Promise<ReadResult> {
-    return this.deps.host.readFile!(path, MAX_WORKSPACE_FILE_BYTES).then((text) => ({ text }), (error: unknown) => ({ error }));
+    const within = this.rootOf(path);
+    if (within === undefined) return Promise.resolve({ error: new FileProblem(path, 'it is outside the workspace folders') });
+    return this.deps.host.readFile!(path, MAX_WORKSPACE_FILE_BYTES, within).then((text) => ({ text }), (error: unknown) => ({ error }));
   }
 
   /** Publishes the diagnostics of the file as read (unless it is open, no longer followed, or a newer check came). */
@@ -227,9 +240,9 @@ export class WorkspaceCheck {
       let entries = 0;
       for (const root of this.deps.roots()) {
         if (overflow) break;
-        let realRoot: string;
+        // A folder that cannot be resolved is not searched (its files could not be confined to it).
         try {
-          realRoot = await host.realPath!(root);
+          await host.realPath!(root);
         } catch (err) {
           if (cancelled()) return;
           this.deps.log(`workspace diagnostics: folder ${root} not searched: ${err instanceof FileProblem ? err.problem : String(err)}`);
@@ -268,21 +281,7 @@ export class WorkspaceCheck {
               this.logOnce(path, 'it is not a regular file');
               continue;
             }
-            if (entry.kind === 'link') {
-              let real: string;
-              try {
-                real = await host.realPath!(path);
-              } catch (err) {
-                if (cancelled()) return;
-                this.logOnce(path, err instanceof FileProblem ? err.problem : String(err));
-                continue;
-              }
-              if (cancelled()) return;
-              if (relativePath(realRoot, real) === undefined) {
-                this.logOnce(path, `it is a symbolic link that leads out of the folder (${real})`);
-                continue;
-              }
-            }
+            // A link is read like any file (`read`): one that leads out of the folder is refused there.
             if (this.files.size + found.length >= max) {
               overflow = true;
               this.deps.log(`workspace diagnostics: more than ${max} policy files in the workspace; the first ${max} are checked (setting netpolicy.workspaceDiagnostics.maxFiles)`);

@@ -271,7 +271,7 @@ describe.skipIf(!onPosix)('workspace diagnostics: files that are not plain polic
     const logged = c.logs.map((l) => l.message).join('\n');
     expect(logged).toContain(`${join(dir, 'pipe.netpolicy.json')} not checked: it is not a regular file`);
     expect(logged).toContain(`${join(dir, 'to-fifo.netpolicy.json')} not checked: it is a FIFO (named pipe), not a regular file`);
-    expect(logged).toContain(`${join(dir, 'out.netpolicy.json')} not checked: it is a symbolic link that leads out of the folder`);
+    expect(logged).toContain(`${join(dir, 'out.netpolicy.json')} not checked: it is a symbolic link that leads out of the workspace folder`);
     expect(logged).toMatch(/big\.netpolicy\.json not checked: it is 4 MB, more than the 4 MB/);
     const uri = fileUri(join(dir, 'a.netpolicy.json'));
     await c.open(uri, UNKNOWN, 1);
