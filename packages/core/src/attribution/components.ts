@@ -132,9 +132,27 @@ export function purlKeys(purl: string): { keys?: PurlKeys; downloadUrl?: string;
 const VCS_TYPES = new Set(['vcs']);
 const DISTRIBUTION_TYPES = new Set(['distribution', 'source-distribution']);
 
-function readComponent(c: object, order: number): SbomComponent | undefined {
+type PurlRead = ReturnType<typeof purlKeys>;
+
+/** A reference list's `push` that skips a key already listed: a scan while short, a set once long (256 references at most). */
+function pushNew(list: string[], sets: Map<string[], Set<string>>, k: string): void {
+  if (list.length < 16) {
+    if (!list.includes(k)) list.push(k);
+    return;
+  }
+  let set = sets.get(list);
+  if (set === undefined) sets.set(list, (set = new Set(list)));
+  if (!set.has(k)) { set.add(k); list.push(k); }
+}
+
+/** `purls`: the purls read so far (an SBOM lists one purl many times over: each is parsed once). */
+function readComponent(c: object, order: number, purls: Map<string, PurlRead>): SbomComponent | undefined {
   const purl = str(c, 'purl');
-  const read = purl !== undefined ? purlKeys(purl) : undefined;
+  let read: PurlRead = undefined;
+  if (purl !== undefined) {
+    read = purls.get(purl);
+    if (read === undefined && !purls.has(purl)) purls.set(purl, (read = purlKeys(purl)));
+  }
   let name = str(c, 'name');
   const version = str(c, 'version');
   if (name === undefined) return undefined;
@@ -145,13 +163,14 @@ function readComponent(c: object, order: number): SbomComponent | undefined {
   if (purl !== undefined) out.purl = purl;
   if (version !== undefined) out.version = version;
   if (read?.keys) out.keys = read.keys;
+  let sets: Map<string[], Set<string>> | undefined;
   const dist = (text: string | undefined): void => {
     const k = text !== undefined ? urlKey(text) : undefined;
-    if (k !== undefined && !out.distribution.includes(k)) out.distribution.push(k);
+    if (k !== undefined) pushNew(out.distribution, (sets ??= new Map()), k);
   };
   const vcs = (text: string | undefined): void => {
     const k = text !== undefined ? repoKeyOfUrl(text) : undefined;
-    if (k !== undefined && !out.vcs.includes(k)) out.vcs.push(k);
+    if (k !== undefined) pushNew(out.vcs, (sets ??= new Map()), k);
   };
   dist(read?.downloadUrl);
   vcs(read?.vcsUrl);
@@ -186,7 +205,9 @@ function readComponent(c: object, order: number): SbomComponent | undefined {
 export function readSbomComponents(sbom: unknown): SbomComponent[] {
   const out: SbomComponent[] = [];
   if (sbom === null || typeof sbom !== 'object') return out;
-  const seen = new WeakSet<object>();
+  // A Set, not a WeakSet: the document is alive while it is read, and a Set is faster.
+  const seen = new Set<object>();
+  const purls = new Map<string, PurlRead>();
   // Frames of arrays and positions: depth-first, in document order, without recursion.
   const frames: { list: readonly unknown[]; at: number }[] = [];
   const push = (list: unknown): void => {
@@ -205,7 +226,7 @@ export function readSbomComponents(sbom: unknown): SbomComponent[] {
     if (c === null || typeof c !== 'object' || Array.isArray(c) || seen.has(c)) continue;
     seen.add(c);
     try {
-      const read = readComponent(c, out.length);
+      const read = readComponent(c, out.length, purls);
       if (read) out.push(read);
       // Its children come next (pushed on top of its remaining siblings).
       push(own(c, 'components'));

@@ -1,15 +1,22 @@
 /**
  * `indexSbom(sbom)`: an SBOM read once into maps, then `attribute(access)` per access: a parse
- * of the URL into claims (a handful per request) and one map look-up per claim, whatever the
+ * of the URL into claims (a handful per request) and a few map look-ups per claim, whatever the
  * number of components (explain runs it over hundreds of thousands of accesses). The reference,
  * a scan of every component per access, is `attributeNaive` (naive.ts).
+ *
+ * Linear in components plus accesses, whatever the SBOM (security issue 28): components alike in
+ * everything attribution reads are indexed once (300,000 copies of one purl are one candidate);
+ * lists are keyed down to the version, digest or tag, so that an access finds the components of
+ * its version among thousands of one name; and an access judges at most `maxCandidates`
+ * components (lists whose components all match strongly first), which only a hostile SBOM
+ * reaches: the answer is then part of the full one, never an entry the full one lacks.
  */
 import type { Access } from '../eval/access';
 import { readSbomComponents, type SbomComponent } from './components';
 import { claimsOfAccess, finish, judge, registryHosts, UNATTRIBUTED, type AccessClaims } from './match';
-import { pep503 } from './names';
+import { normaliseVersion, pep503 } from './names';
 import type { RegistryHosts } from './url-forms';
-import type { Claim, ComponentMatch, Ecosystem, MatchKind } from './types';
+import type { ComponentMatch, Ecosystem, MatchKind } from './types';
 
 /** An SBOM indexed once (`indexSbom`) to attribute many accesses to the components they fetched. */
 export interface SbomIndex {
@@ -23,56 +30,195 @@ export interface SbomIndex {
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[];
 }
 
-function add<K>(map: Map<K, SbomComponent[]>, key: K, c: SbomComponent): void {
+/** Options of `indexSbomWith`. */
+export interface SbomIndexOptions {
+  /**
+   * Components judged for one access at most (default `MAX_CANDIDATES`). Beyond it, an access
+   * could match more components than a report can show: the strongest found first are kept.
+   */
+  maxCandidates?: number;
+}
+
+/**
+ * The default `maxCandidates`: far above what an access of a real SBOM meets (every version of
+ * one name, every package of one monorepo's repository), low enough that a trace of a million
+ * accesses stays linear.
+ */
+export const MAX_CANDIDATES = 1000;
+
+type List = SbomComponent[];
+
+function add<K>(map: Map<K, List>, key: K, c: SbomComponent): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [c]);
   else if (list[list.length - 1] !== c) list.push(c);
 }
 
-function take(list: SbomComponent[] | undefined, into: SbomComponent[]): void {
-  if (list === undefined) return;
-  // Lists and results are a few components long: a scan dedupes without a Set.
-  for (const c of list) if (!into.includes(c)) into.push(c);
+/** Components of one name (or git repository): all of them, by version, and those without one. */
+class Versions {
+  readonly all: List = [];
+  readonly byVersion = new Map<string, List>();
+  /** Those that name no version: `name-only` for an access of any version. */
+  readonly unversioned: List = [];
+
+  add(c: SbomComponent, version: string | undefined): void {
+    this.all.push(c);
+    if (version === undefined) this.unversioned.push(c);
+    else add(this.byVersion, version, c);
+  }
+}
+
+/** OCI components of one name (the repository's last segment), as an OCI claim looks them up. */
+class OciImages {
+  /** By `digest`, host and repository (`''` for those the purl does not give). */
+  readonly byDigest = new Map<string, List>();
+  /** By host, repository and tag: those with a `repository_url` and a `tag`. */
+  readonly byTag = new Map<string, List>();
+  /** By host and repository: those with a `repository_url`. */
+  readonly byRepository = new Map<string, List>();
+}
+
+const key = (...parts: string[]): string => parts.join('\u0000');
+
+/**
+ * A version folded coarser than every ecosystem's `normaliseVersion` (lower case, leading `v`s and
+ * epochs `N:` dropped), for components without a purl, whose ecosystem is not known: versions
+ * equal for an ecosystem fold equal.
+ */
+export function foldVersion(version: string): string {
+  const v = version.toLowerCase();
+  let i = 0;
+  for (;;) {
+    if (v.charCodeAt(i) === 118) { i++; continue; } // `v`
+    let j = i;
+    while (j < v.length && v.charCodeAt(j) >= 48 && v.charCodeAt(j) <= 57) j++;
+    if (j > i && v.charCodeAt(j) === 58) { i = j + 1; continue; } // `N:`
+    return v.slice(i);
+  }
+}
+
+/** One string per component for what attribution reads of it (all but its position): equal strings, equal answers. */
+function identity(c: SbomComponent): string {
+  const part = (s: string | undefined): string => (s === undefined ? '-' : `${s.length}:${s}`);
+  let id = `${part(c.bomRef)}${part(c.purl)}${part(c.name)}${part(c.version)}${part(c.fullName)}${c.distribution.length}|`;
+  for (const d of c.distribution) id += part(d);
+  id += `${c.vcs.length}|`;
+  for (const r of c.vcs) id += part(r);
+  return id;
+}
+
+/** The candidates of one access: each once, at most `max`. */
+class Gathered {
+  readonly list: List = [];
+  private readonly seen = new Set<SbomComponent>();
+  full = false;
+
+  constructor(private readonly max: number) {}
+
+  take(list: List | undefined): void {
+    if (list === undefined || this.full) return;
+    for (const c of list) {
+      if (this.seen.has(c)) continue;
+      if (this.list.length >= this.max) { this.full = true; return; }
+      this.seen.add(c);
+      this.list.push(c);
+    }
+  }
 }
 
 class Index implements SbomIndex {
   readonly componentCount: number;
   private readonly hosts: RegistryHosts;
-  /** Ecosystem, then name (purl keys; OCI by the repository's last segment). */
-  private readonly packages = new Map<Ecosystem, Map<string, SbomComponent[]>>();
-  /** Components with no purl, by `pep503(group/name)`: coarser than every ecosystem's name rule. */
-  private readonly loose = new Map<string, SbomComponent[]>();
+  private readonly max: number;
+  /** Ecosystem, then name (purl keys), then version. */
+  private readonly packages = new Map<Ecosystem, Map<string, Versions>>();
+  /** OCI purls by name (the repository's last segment). */
+  private readonly oci = new Map<string, OciImages>();
+  /** git purls (`pkg:github` and the like) by repository key. */
+  private readonly gitPurls = new Map<string, Versions>();
+  /** Components with no purl, by `pep503(group/name)` (coarser than every ecosystem's name rule), then `foldVersion`. */
+  private readonly loose = new Map<string, Versions>();
   /** Distribution URL keys. */
-  private readonly urls = new Map<string, SbomComponent[]>();
-  /** Repository keys of git purls and vcs references. */
-  private readonly repos = new Map<string, SbomComponent[]>();
+  private readonly urls = new Map<string, List>();
+  /** Repository keys of vcs references. */
+  private readonly vcs = new Map<string, List>();
 
-  constructor(components: SbomComponent[]) {
+  constructor(components: SbomComponent[], options: SbomIndexOptions) {
     this.componentCount = components.length;
+    this.max = Math.max(1, options.maxCandidates ?? MAX_CANDIDATES);
     this.hosts = registryHosts(components);
+    const seen = new Set<string>();
     for (const c of components) {
-      const k = c.keys;
-      if (k !== undefined) {
-        if (k.eco === 'git') add(this.repos, k.repo!, c);
-        else {
-          let names = this.packages.get(k.eco);
-          if (names === undefined) this.packages.set(k.eco, (names = new Map()));
-          add(names, k.name, c);
-        }
-      } else if (c.purl === undefined && c.version !== undefined) add(this.loose, pep503(c.fullName), c);
-      for (const u of c.distribution) add(this.urls, u, c);
-      for (const r of c.vcs) add(this.repos, r, c);
+      // A component alike in everything attribution reads to an earlier one gives the same entry
+      // after it: the earlier one answers for both.
+      const id = identity(c);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      this.index(c);
     }
   }
 
-  private candidates(a: AccessClaims, into: SbomComponent[]): void {
-    if (a.url !== undefined && this.urls.size > 0) take(this.urls.get(a.url), into);
-    for (const claim of a.claims as Claim[]) {
+  private index(c: SbomComponent): void {
+    const k = c.keys;
+    if (k !== undefined) {
+      if (k.eco === 'git') this.versions(this.gitPurls, k.repo!).add(c, k.version);
+      else if (k.eco === 'oci') {
+        let images = this.oci.get(k.name);
+        if (images === undefined) this.oci.set(k.name, (images = new OciImages()));
+        if (k.version !== undefined) add(images.byDigest, key(k.version, k.ociHost ?? '', k.ociRepository ?? ''), c);
+        if (k.ociRepository !== undefined) {
+          add(images.byRepository, key(k.ociHost!, k.ociRepository), c);
+          if (k.tag !== undefined) add(images.byTag, key(k.ociHost!, k.ociRepository, k.tag), c);
+        }
+      } else {
+        let names = this.packages.get(k.eco);
+        if (names === undefined) this.packages.set(k.eco, (names = new Map()));
+        this.versions(names, k.name).add(c, k.version);
+      }
+    } else if (c.purl === undefined && c.version !== undefined) this.versions(this.loose, pep503(c.fullName)).add(c, foldVersion(c.version));
+    for (const u of c.distribution) add(this.urls, u, c);
+    for (const r of c.vcs) add(this.vcs, r, c);
+  }
+
+  private versions(map: Map<string, Versions>, name: string): Versions {
+    let v = map.get(name);
+    if (v === undefined) map.set(name, (v = new Versions()));
+    return v;
+  }
+
+  /**
+   * The components that may match, in lists whose every component matches: `purl` lists first,
+   * then `distribution-url`, `vcs-url`, then `name-only` and those the judge decides (no purl).
+   * A component that matches is in one of them; one that does not is rarely.
+   */
+  private candidates(a: AccessClaims, into: Gathered): void {
+    for (const claim of a.claims) {
       if (claim.kind === 'package') {
-        take(this.packages.get(claim.eco)?.get(claim.name), into);
-        if (claim.version !== undefined && this.loose.size > 0) take(this.loose.get(pep503(claim.name)), into);
-      } else if (claim.kind === 'oci') take(this.packages.get('oci')?.get(claim.name), into);
-      else take(this.repos.get(claim.repo), into);
+        if (claim.version !== undefined) into.take(this.packages.get(claim.eco)?.get(claim.name)?.byVersion.get(normaliseVersion(claim.eco, claim.version)));
+      } else if (claim.kind === 'oci') {
+        const images = this.oci.get(claim.name);
+        if (images === undefined) continue;
+        if (claim.digest !== undefined) {
+          into.take(images.byDigest.get(key(claim.digest, claim.host, claim.repository)));
+          into.take(images.byDigest.get(key(claim.digest, claim.host, '')));
+          into.take(images.byDigest.get(key(claim.digest, '', '')));
+        }
+        if (claim.tag !== undefined) into.take(images.byTag.get(key(claim.host, claim.repository, claim.tag)));
+      } else if (claim.version !== undefined) into.take(this.gitPurls.get(claim.repo)?.byVersion.get(normaliseVersion('git', claim.version)));
+    }
+    if (a.url !== undefined) into.take(this.urls.get(a.url));
+    for (const claim of a.claims) if (claim.kind === 'git') into.take(this.vcs.get(claim.repo));
+    for (const claim of a.claims) {
+      if (into.full) return;
+      if (claim.kind === 'package') {
+        const v = this.packages.get(claim.eco)?.get(claim.name);
+        into.take(claim.version !== undefined ? v?.unversioned : v?.all);
+        if (claim.version !== undefined) into.take(this.loose.get(pep503(claim.name))?.byVersion.get(foldVersion(claim.version)));
+      } else if (claim.kind === 'oci') into.take(this.oci.get(claim.name)?.byRepository.get(key(claim.host, claim.repository)));
+      else {
+        const v = this.gitPurls.get(claim.repo);
+        into.take(claim.version !== undefined ? v?.unversioned : v?.all);
+      }
     }
   }
 
@@ -80,11 +226,11 @@ class Index implements SbomIndex {
     if (this.componentCount === 0 || access === null || typeof access !== 'object') return UNATTRIBUTED;
     const a = claimsOfAccess(access, this.hosts, remoteUrl);
     if (a.claims.length === 0 && a.url === undefined) return UNATTRIBUTED;
-    const candidates: SbomComponent[] = [];
+    const candidates = new Gathered(this.max);
     this.candidates(a, candidates);
-    if (candidates.length === 0) return UNATTRIBUTED;
+    if (candidates.list.length === 0) return UNATTRIBUTED;
     const found: { c: SbomComponent; kind: MatchKind }[] = [];
-    for (const c of candidates) {
+    for (const c of candidates.list) {
       const kind = judge(c, a);
       if (kind !== undefined) found.push({ c, kind });
     }
@@ -98,5 +244,10 @@ class Index implements SbomIndex {
  * component that does not read is skipped.
  */
 export function indexSbom(sbom: unknown): SbomIndex {
-  return new Index(readSbomComponents(sbom));
+  return new Index(readSbomComponents(sbom), {});
+}
+
+/** `indexSbom` with options (tests: a small `maxCandidates`). Not part of the package's API. */
+export function indexSbomWith(sbom: unknown, options: SbomIndexOptions): SbomIndex {
+  return new Index(readSbomComponents(sbom), options);
 }

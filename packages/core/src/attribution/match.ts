@@ -57,6 +57,17 @@ export function claimsOfAccess(access: Access, hosts: RegistryHosts, remoteUrl?:
   return NO_CLAIMS;
 }
 
+/** Sets of long reference lists, made once per list (a component may list 256 references). */
+const listSets = new WeakMap<readonly string[], Set<string>>();
+
+/** `list.includes(x)`, by a set for a long list: judging stays linear however many references a component lists. */
+function listed(list: readonly string[], x: string): boolean {
+  if (list.length <= 16) return list.includes(x);
+  let set = listSets.get(list);
+  if (set === undefined) listSets.set(list, (set = new Set(list)));
+  return set.has(x);
+}
+
 function judgeClaim(c: SbomComponent, claim: Claim): MatchKind | undefined {
   const k = c.keys;
   switch (claim.kind) {
@@ -83,7 +94,7 @@ function judgeClaim(c: SbomComponent, claim: Claim): MatchKind | undefined {
       return 'name-only';
     }
     case 'git': {
-      let kind: MatchKind | undefined = c.vcs.includes(claim.repo) ? 'vcs-url' : undefined;
+      let kind: MatchKind | undefined = listed(c.vcs, claim.repo) ? 'vcs-url' : undefined;
       if (k !== undefined && k.eco === 'git' && k.repo === claim.repo) {
         if (claim.version === undefined || k.version === undefined) kind = stronger(kind, 'name-only');
         else if (normaliseVersion('git', claim.version) === k.version) kind = 'purl';
@@ -95,7 +106,7 @@ function judgeClaim(c: SbomComponent, claim: Claim): MatchKind | undefined {
 
 /** How a component matches an access's claims, if it does. */
 export function judge(c: SbomComponent, a: AccessClaims): MatchKind | undefined {
-  let kind: MatchKind | undefined = a.url !== undefined && c.distribution.includes(a.url) ? 'distribution-url' : undefined;
+  let kind: MatchKind | undefined = a.url !== undefined && listed(c.distribution, a.url) ? 'distribution-url' : undefined;
   for (const claim of a.claims) {
     kind = stronger(kind, judgeClaim(c, claim));
     if (kind === 'purl') break;
@@ -107,11 +118,10 @@ export function judge(c: SbomComponent, a: AccessClaims): MatchKind | undefined 
 export const UNATTRIBUTED: readonly ComponentMatch[] = Object.freeze([]);
 
 /**
- * The answer from the judged components: one entry per component, strongest kind first, SBOM order
+ * The entries of the judged components: one per component, strongest kind first, SBOM order
  * within a kind; `name-only` entries are left out when a stronger match exists (precision).
  */
-export function finish(found: readonly { c: SbomComponent; kind: MatchKind }[]): readonly ComponentMatch[] {
-  if (found.length === 0) return UNATTRIBUTED;
+export function entries(found: readonly { c: SbomComponent; kind: MatchKind }[]): ComponentMatch[] {
   const strong = found.some((f) => f.kind !== 'name-only');
   const kept = (strong ? found.filter((f) => f.kind !== 'name-only') : found.slice()).sort((x, y) => RANK[x.kind] - RANK[y.kind] || x.c.order - y.c.order);
   return kept.map(({ c, kind }) => {
@@ -123,5 +133,29 @@ export function finish(found: readonly { c: SbomComponent; kind: MatchKind }[]):
     if (c.version !== undefined) m.version = c.version;
     m.match = kind;
     return m;
+  });
+}
+
+/** Equal entries, equal strings (members length-prefixed: no separator to forge). */
+function entryKey(m: ComponentMatch): string {
+  const part = (s: string | undefined): string => (s === undefined ? '-' : `${s.length}:${s}`);
+  return `${m.match}${part(m.bomRef)}${part(m.purl)}${part(m.name)}${part(m.version)}`;
+}
+
+/**
+ * The answer from the judged components: `entries`, each entry once (a component the SBOM lists
+ * twice, or 300,000 times, is one entry, where it first comes). By a set: the reference
+ * (naive.ts) compares entries pairwise.
+ */
+export function finish(found: readonly { c: SbomComponent; kind: MatchKind }[]): readonly ComponentMatch[] {
+  if (found.length === 0) return UNATTRIBUTED;
+  const list = entries(found);
+  if (list.length === 1) return list;
+  const seen = new Set<string>();
+  return list.filter((m) => {
+    const k = entryKey(m);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
   });
 }

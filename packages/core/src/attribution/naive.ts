@@ -1,10 +1,10 @@
 /**
  * The reference for `indexSbom(...).attribute`: every component judged for every access, no maps.
- * Written for clarity; attribution.property.test.ts holds the index to it.
+ * Written for clarity; attribution.property.test.ts and linear.property.test.ts hold the index to it.
  */
 import type { Access } from '../eval/access';
 import { readSbomComponents, type SbomComponent } from './components';
-import { claimsOfAccess, finish, judge, registryHosts } from './match';
+import { claimsOfAccess, entries, judge, registryHosts, UNATTRIBUTED } from './match';
 import type { ComponentMatch, MatchKind } from './types';
 
 /** The components an access fetched, judged one by one: slow, for tests that hold `indexSbom` to it. */
@@ -16,5 +16,10 @@ export function attributeNaive(sbom: unknown, access: Access, remoteUrl?: string
     const kind = judge(c, a);
     if (kind !== undefined) found.push({ c, kind });
   }
-  return finish(found);
+  // Each entry once, where it first comes: compared with every entry kept before it.
+  const kept: ComponentMatch[] = [];
+  for (const m of entries(found)) {
+    if (!kept.some((k) => k.match === m.match && k.bomRef === m.bomRef && k.purl === m.purl && k.name === m.name && k.version === m.version)) kept.push(m);
+  }
+  return kept.length === 0 ? UNATTRIBUTED : kept;
 }

@@ -1,0 +1,82 @@
+// Benchmark of `netpolicy explain --sbom` against its floor (security issue 28, item 4): whole
+// processes, interleaved rounds, best of each, as explain.bench.mjs measures.
+//
+//   1. `explain --sbom` (text, --only denied) with an SBOM of 300,000 identical lodash components
+//      (26 MB) and a trace of 50 denied downloads of it, vs a process that JSON.parses the SBOM
+//      (cold start included)                                                          target <= 4x
+//   2. the same with `--format json`                                                  target <= 4x
+//
+// Before the fix the run gave no answer in a minute (each access de-duplicated its candidates by
+// scanning the list of those taken: 300,000^2 / 2 comparisons per access). Inputs are generated
+// (bench/sbom-data.mjs) into a temporary directory, never committed. NETPOLICY_BENCH_ROUNDS sets
+// the rounds (default 3). Each row is printed as `ROW {"measure","ratio","target"}` for bench/run.mjs.
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { LODASH, writeDeniedDownloads, writeDenyingPolicy, writeSbom } from './sbom-data.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const cli = join(root, 'packages/cli/bin/netpolicy.js');
+const dir = process.env.NETPOLICY_BENCH_DIR ?? join(tmpdir(), 'netpolicy-bench-sbom');
+const ROUNDS = Number(process.env.NETPOLICY_BENCH_ROUNDS ?? 3);
+mkdirSync(dir, { recursive: true });
+
+// ---- Inputs ----------------------------------------------------------------------------------
+const COMPONENTS = 300000;
+const sbom = join(dir, `sbom-lodash-${COMPONENTS}.cdx.json`), trace = join(dir, 'lodash-denied-50.json'), policy = join(dir, 'npm-internal.json');
+if (!existsSync(`${sbom}.v1`)) { writeSbom(sbom, COMPONENTS); writeFileSync(`${sbom}.v1`, ''); }
+writeDeniedDownloads(trace, 50);
+writeDenyingPolicy(policy);
+console.log(`inputs in ${dir}: SBOM of ${COMPONENTS.toLocaleString('en')} identical components = ${(statSync(sbom).size / 1048576).toFixed(0)} MiB, 50 denied downloads`);
+
+// ---- Processes -------------------------------------------------------------------------------
+// CPU time of a child beside its wall time: a preload prints user + system time on fd 3 at exit.
+const preload = join(dir, 'cpu-preload.cjs');
+writeFileSync(preload, "process.on('exit', () => { try { const u = process.resourceUsage(); require('fs').writeSync(3, String((u.userCPUTime + u.systemCPUTime) / 1000)); } catch {} });\n");
+const outFile = join(dir, 'out.txt');
+
+/** Runs `node ...args` with stdout to a file; returns wall time and CPU time (ms). */
+function run(args) {
+  const out = openSync(outFile, 'w');
+  const start = performance.now();
+  const r = spawnSync(process.execPath, ['--require', preload, ...args], { stdio: ['ignore', out, 'pipe', 'pipe'], encoding: 'utf8', timeout: 600_000 });
+  const ms = performance.now() - start;
+  closeSync(out);
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr}`);
+  return { ms, cpuMs: Number(String(r.output[3])) };
+}
+const floor = ['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(sbom)}, 'utf8'))`];
+const explain = (...opts) => [cli, 'explain', '--policy', policy, '--trace', trace, '--sbom', sbom, ...opts];
+
+function measure(commands) {
+  const best = Object.fromEntries(Object.keys(commands).map((k) => [k, { ms: Infinity, cpuMs: Infinity }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, args] of Object.entries(commands)) {
+      const r = run(args);
+      best[name].ms = Math.min(best[name].ms, r.ms);
+      best[name].cpuMs = Math.min(best[name].cpuMs, r.cpuMs);
+    }
+  }
+  return best;
+}
+const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
+function row(measure, a, b, target) {
+  const ratio = a.ms / b.ms;
+  console.log(`  ${measure}: ${ratio.toFixed(2)}x (target <= ${target}x) ${ratio <= target ? 'met' : 'NOT met'}  [${sec(a.ms)} vs ${sec(b.ms)}; CPU ${sec(a.cpuMs)} vs ${sec(b.cpuMs)} = ${(a.cpuMs / b.cpuMs).toFixed(2)}x]`);
+  console.log(`ROW ${JSON.stringify({ measure, ratio: Number(ratio.toFixed(3)), target })}`);
+}
+
+// Sanity: every result names the one component once, and the summary counts 50 denials of it.
+run(explain('--format', 'json'));
+const report = JSON.parse(readFileSync(outFile, 'utf8'));
+const one = JSON.stringify([{ purl: LODASH.purl, name: LODASH.name, version: LODASH.version, match: 'purl' }]);
+if (report.results.length !== 50 || report.results.some((r) => JSON.stringify(r.components) !== one) || report.summary.components[0]?.denied !== 50) {
+  throw new Error(`unexpected report: ${JSON.stringify(report.summary)}`);
+}
+
+console.log('\n1-2. explain --sbom, 300,000 identical components, 50 denied downloads');
+const m = measure({ floor, text: explain('--only', 'denied'), json: explain('--format', 'json') });
+row('explain --sbom 300k identical components, 50 denials / JSON.parse of the SBOM', m.text, m.floor, 4);
+row('explain --sbom --format json, same / JSON.parse of the SBOM', m.json, m.floor, 4);
