@@ -5,7 +5,7 @@
  * outline of a document that parsed (one scan of its text, with its value) and formatting
  * (formatting.ts: jsonc-parser's formatter, resumable).
  */
-import { MAX_DEPTH, docsUrl, nodeAt, type PolicyDocument } from '@netpolicy/core';
+import { LINT_CODES, MAX_DEPTH, defaultPresetCatalog, docsUrl, markdownCode, nodeAt, type PolicyDocument } from '@netpolicy/core';
 import { createScanner, type Node } from 'jsonc-parser';
 import {
   FoldingRangeKind, SymbolKind, type DocumentLink, type DocumentSymbol, type FoldingRange, type FormattingOptions, type Position,
@@ -456,18 +456,26 @@ function commentLineEnds(text: string, range: { offset: number; length: number }
   return out;
 }
 
-/** Links: each preset name to its page, each diagnostic code named in a `severity` map to its page. */
+/**
+ * Links: each built-in preset name to its page, each lint code named in a `severity` map to its
+ * page. Only names that have a page are linked (an unknown name links nowhere), and the tooltip,
+ * which VS Code renders as markdown, holds the name as inert markdown.
+ */
 export function findDocumentLinks(doc: PolicyDocument): DocumentLink[] {
   const out: DocumentLink[] = [];
   const root = doc.root;
   const presets = member(root, 'presets')?.children?.[1];
   for (const p of presets?.type === 'array' ? presets.children ?? [] : []) {
-    if (p.type === 'string' && p.length > 2) out.push({ range: rangeOf(doc, p.offset + 1, p.length - 2), target: `${PRESETS_DOCS}#${encodeURIComponent(String(p.value))}`, tooltip: `The ${p.value} preset` });
+    if (p.type === 'string' && p.length > 2 && defaultPresetCatalog.byName.has(String(p.value))) {
+      out.push({ range: rangeOf(doc, p.offset + 1, p.length - 2), target: `${PRESETS_DOCS}#${encodeURIComponent(String(p.value))}`, tooltip: `The ${markdownCode(String(p.value))} preset` });
+    }
   }
   const severity = member(root, 'severity')?.children?.[1];
   for (const m of severity?.type === 'object' ? severity.children ?? [] : []) {
     const k = m.children?.[0];
-    if (k && k.length > 2) out.push({ range: rangeOf(doc, k.offset + 1, k.length - 2), target: docsUrl(String(k.value)), tooltip: `The ${k.value} rule` });
+    if (k && k.length > 2 && LINT.has(String(k.value))) out.push({ range: rangeOf(doc, k.offset + 1, k.length - 2), target: docsUrl(String(k.value)), tooltip: `The ${markdownCode(String(k.value))} rule` });
   }
   return out;
 }
+
+const LINT: ReadonlySet<string> = new Set(LINT_CODES);
