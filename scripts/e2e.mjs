@@ -2,7 +2,7 @@
 // chromium driven by playwright-core). Packages the .vsix, installs it into a fresh profile and
 // checks what a person sees; then runs the extension-host integration tests
 // (extension/test/integration). Screenshots and logs go to extension/test-artifacts/.
-// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration|web|trust, --keep,
+// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration|web|trust|hostile, --keep,
 // --update-screenshots (copy the README's screenshots from this run into extension/images/).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { freshProfile, installCodeServer, installExtension, startCodeServer } from './e2e-code-server.mjs';
 import { trust } from './e2e-trust.mjs';
+import { hostile } from './e2e-hostile.mjs';
 import { reportFrame, workbench } from './e2e-workbench.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -388,6 +389,9 @@ try {
   if (only === undefined || only === 'web') await web();
   if (only === undefined || only === 'trust') {
     await trust({ entry, vsix, work, step, launchBrowser, userSettings, fixture, say, shot, setPage: (p) => { currentPage = p; } });
+  }
+  if (only === undefined || only === 'hostile') {
+    await hostile({ entry, vsix, work, step, launchBrowser, userSettings, fixture, say, shot, setPage: (p) => { currentPage = p; }, figures });
   }
 } catch (e) {
   failures.push(`harness: ${e?.stack ?? e}`);
