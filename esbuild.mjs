@@ -306,8 +306,9 @@ const withoutSbomValidator = {
 async function cliBundle() {
   const outdir = `${root}packages/cli/dist`;
   const commandsDir = `${root}packages/cli/src/commands`;
-  const names = readdirSync(commandsDir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
-  const commandEntries = (list) => Object.fromEntries(list.map((n) => [`commands/${n}`, `${commandsDir}/${n}.ts`]));
+  // One folder per command (src/commands/NAME/: index.ts and what only that command uses): one bundle each.
+  const names = readdirSync(commandsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const commandEntries = (list) => Object.fromEntries(list.map((n) => [`commands/${n}`, `${commandsDir}/${n}/index.ts`]));
   const cjs = {
     ...common,
     format: 'cjs',

@@ -1,4 +1,4 @@
-/** Inputs shared by explain, suggest, test and diff: policies, traces and test files, with exit-2 errors. */
+/** Inputs shared by explain, suggest, test, diff and init: policies, traces, SBOMs and test files, with exit-2 errors. */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';

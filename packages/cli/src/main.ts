@@ -3,6 +3,8 @@
  * (esbuild.mjs) bundles each command on its own along these dynamic imports, and loads a bundle
  * with the V8 code cache made when it was built (code-cache.ts), so this entry statically imports
  * only what every run needs (io, escape, version, the loader): `--version` and `--help` load no core.
+ * Each command lives in `commands/NAME/` with its renderers and CI formats; what several share sits
+ * beside main.ts (README.md beside this file is the map).
  */
 import { EXIT, UsageError, exitWhenSettled, guardStandardStreams, internalError, type Io } from './io';
 import { realpathSync } from 'node:fs';

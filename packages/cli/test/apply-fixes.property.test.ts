@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Fix } from '@netpolicy/core';
-import { applyDenialFixes, applyDenialFixesOneByOne } from '../src/apply-fixes';
+import { applyDenialFixes, applyDenialFixesOneByOne } from '../src/commands/explain/apply-fixes';
 
 const source = fc.constantFrom<unknown>(
   { npm: { urls: ['https://registry.example'] } },

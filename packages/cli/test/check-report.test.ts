@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LineIndex, validate } from '@netpolicy/core';
-import { jsonReport, sarifReport, textReport, toJson, toSarif, toText, type FileResult } from '../src/check-report';
+import { jsonReport, sarifReport, textReport, toJson, toSarif, toText, type FileResult } from '../src/commands/check/report';
 
 const problems = '{\n  "default": "alow",\n  "presets": ["pypy"],\n  "connections": [{"tcp": {"cidrs": ["10.0.0.1/8", "10.0.0.1/8"]}}, {"tcp": {"cidrs": ["10.0.0.1/8", "10.0.0.1/8"]}}],\n  "sources": [{"pypi": {"urls": ["http://bücher.example"]}}]\n}\n';
 const clean = '{"default": "deny"}';

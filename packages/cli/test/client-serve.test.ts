@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, NetpolicyClient, PROBLEM_TYPES } from '@netpolicy/client';
-import { startService, type RunningService } from '../src/service/server';
+import { startService, type RunningService } from '../src/commands/serve/server';
 
 const fixtures = new URL('../../../fixtures/service/', import.meta.url).pathname;
 const D = {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { runCli } from './run-cli';
-import { conditionsHeld, MARKDOWN_LIMIT, renderMarkdown, type DiffRun, type Listed } from '../src/diff-render';
+import { conditionsHeld, MARKDOWN_LIMIT, renderMarkdown, type DiffRun, type Listed } from '../src/commands/diff/render';
 import { codeQualityErrors, junitErrors, runnerCommands, xmlUnescape } from './ci-formats-helpers';
 
 let repo: string;

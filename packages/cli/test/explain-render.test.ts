@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { explainTrace, type ExplainResult } from '@netpolicy/core';
-import { GroupTable, jsonResult, resultJson } from '../src/explain-render';
+import { GroupTable, jsonResult, resultJson } from '../src/commands/explain/render';
 
 const fixtures = new URL('../../../fixtures/traces/', import.meta.url).pathname;
 

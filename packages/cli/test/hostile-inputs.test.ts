@@ -163,7 +163,7 @@ describe('a huge string from a policy, trace or test file is one short line of a
     expect(r.stderr).toContain('…');
   });
 
-  // The text report clips outside text at 2,000 characters (explain-render.ts).
+  // The text report clips outside text at 2,000 characters (commands/explain/render.ts).
   it('explain (text): a 1 MB URL is not printed in full', async () => {
     const r = await runProc(['explain', '--policy', POLICY, '--trace', traceWith(`https://x.example/${MB}`, true)]);
     expect(r.code).toBe(0);

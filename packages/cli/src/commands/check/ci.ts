@@ -2,13 +2,13 @@
  * `netpolicy check --format github|gitlab|junit`: check's results through the CI formatters
  * (ci-formats/). Loaded only when one of these formats is asked for.
  */
-import { diagnosticFindings, countLevels, plural } from './ci-formats/finding';
-import { gitlabReport } from './ci-formats/gitlab';
-import { checkSuites, junitXml } from './ci-formats/junit';
-import { findingsSummary, mdCode } from './ci-formats/summary';
-import { appendStepSummary, githubReport } from './ci-output';
-import { textReport, type FileResult } from './check-report';
-import type { Io } from './io';
+import { diagnosticFindings, countLevels, plural } from '../../ci-formats/finding';
+import { gitlabReport } from '../../ci-formats/gitlab';
+import { checkSuites, junitXml } from '../../ci-formats/junit';
+import { findingsSummary, mdCode } from '../../ci-formats/summary';
+import { appendStepSummary, githubReport } from '../../ci-output';
+import { textReport, type FileResult } from './report';
+import type { Io } from '../../io';
 
 export function gitlabCheckReport(io: Io, results: FileResult[]): Iterable<string> {
   return gitlabReport(diagnosticFindings(results), { cwd: io.cwd, root: io.env.CI_PROJECT_DIR || undefined });

@@ -1,15 +1,15 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { applyFixes, isPolicyFile, POLICY_FILE_GLOBS, PROJECT_CONFIG_FILE, validate, validateChunked } from '@netpolicy/core';
-import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
-import type { Command } from '../command';
-import { checkWriteBack, drained, EXIT, readFailure, readForWriteBack, UsageError, useColor, writeBack, type FileSnapshot, type Io, type PushbackOut } from '../io';
-import { ConfigFinder } from '../project-config';
-import { AtomicFileOutput, checkOneStdin, readInput, reportSink, shownName, unifiedDiff } from '../report-output';
-import { jsonReport, sarifReport, textReport, type FileResult } from '../check-report';
-import { watchAndRerun } from '../watch';
-import { VERSION } from '../version';
-import { escapeControl } from '../escape';
+import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../../args';
+import type { Command } from '../../command';
+import { checkWriteBack, drained, EXIT, readFailure, readForWriteBack, UsageError, useColor, writeBack, type FileSnapshot, type Io, type PushbackOut } from '../../io';
+import { ConfigFinder } from '../../project-config';
+import { AtomicFileOutput, checkOneStdin, readInput, reportSink, shownName, unifiedDiff } from '../../report-output';
+import { jsonReport, sarifReport, textReport, type FileResult } from './report';
+import { watchAndRerun } from '../../watch';
+import { VERSION } from '../../version';
+import { escapeControl } from '../../escape';
 
 /** Policies from this size on are checked in batches (`NETPOLICY_BATCHED_FROM` overrides it, for tests). */
 const BATCHED_FROM_CHARS = Number(process.env.NETPOLICY_BATCHED_FROM ?? 4 << 20);
@@ -198,11 +198,11 @@ async function checkOnce(values: Record<string, unknown>, positionals: string[],
   else if (format === 'sarif') await writeReport(io, output, namingConfigs(sarifReport(results, VERSION, io.cwd), 'sarif', configsUsed));
   else if (format === 'gitlab' || format === 'junit') {
     if (configsUsed.length > 0) io.stderr.write(`netpolicy check: config in force: ${configsUsed.map(escapeControl).join(', ')}\n`);
-    const ci = await import('../check-ci');
+    const ci = await import('./ci');
     await writeReport(io, output, format === 'gitlab' ? ci.gitlabCheckReport(io, results) : [ci.junitCheckReport(results, values.strict === true)]);
   } else if (format === 'github') {
     if (configsUsed.length > 0) io.stderr.write(`netpolicy check: config in force: ${configsUsed.map(escapeControl).join(', ')}\n`);
-    const ci = await import('../check-ci');
+    const ci = await import('./ci');
     await writeReport(io, output, ci.githubCheckReport(io, results, { failed: failed > 0, strict: values.strict === true, configs: configsUsed }));
   }
   else if (results.length > 0 || failed === 0) {
@@ -255,7 +255,7 @@ function refuseOutputOverFound(cwd: string, output: string | undefined, operands
 /**
  * When a config is in force: the JSON report with a top-level `"configs"` member (the config
  * files, as shown), the SARIF log with `runs[0].properties.netpolicyConfigs`, added to the first
- * piece the reporters give (check-report.ts writes the rest piece by piece). Without one, the
+ * piece the reporters give (report.ts writes the rest piece by piece). Without one, the
  * reports are as they were.
  */
 function* namingConfigs(pieces: Iterable<string>, format: 'json' | 'sarif', configs: string[]): Generator<string> {

@@ -3,8 +3,8 @@ import { CODE_TITLES, LINT_CODES, LineIndex, docsUrl, type Diagnostic, type Diag
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Log, Result } from 'sarif';
-import { paint } from './io';
-import { escapeControl } from './escape';
+import { paint } from '../../io';
+import { escapeControl } from '../../escape';
 
 export interface FileResult {
   file: string;

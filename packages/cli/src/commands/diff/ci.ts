@@ -7,12 +7,12 @@
  * Loaded only with these formats.
  */
 import { LineIndex, Locator, parsePolicyDocument, type Policy } from '@netpolicy/core';
-import { levelOf, plural, type CiFinding, type CiRange } from './ci-formats/finding';
-import { gitlabReport } from './ci-formats/gitlab';
-import { junitXml, LINES_PER_CASE, type JUnitCase } from './ci-formats/junit';
-import { appendStepSummary, githubReport } from './ci-output';
-import { groups, renderMarkdown, renderText, ruleText, traced, unusedAdded, type DiffRun, type FailOn } from './diff-render';
-import type { Io } from './io';
+import { levelOf, plural, type CiFinding, type CiRange } from '../../ci-formats/finding';
+import { gitlabReport } from '../../ci-formats/gitlab';
+import { junitXml, LINES_PER_CASE, type JUnitCase } from '../../ci-formats/junit';
+import { appendStepSummary, githubReport } from '../../ci-output';
+import { groups, renderMarkdown, renderText, ruleText, traced, unusedAdded, type DiffRun, type FailOn } from './render';
+import type { Io } from '../../io';
 
 /** Lines of NEW's rules: a pointer's line (a preset's entry for `preset:NAME`, `/default` for the default). */
 function placer(run: DiffRun): (rule: string) => CiRange | undefined {

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { basename, dirname, resolve } from 'node:path';
 import { escapeControl } from '@netpolicy/core';
-import { decodeText, EXIT, MAX_TEXT_INPUT_BYTES, UsageError } from './io';
+import { decodeText, EXIT, MAX_TEXT_INPUT_BYTES, UsageError } from '../../io';
 
 /** `git:REV` (NEW's path at REV) or `git:REV:PATH` (PATH as `git show REV:PATH` reads it: from the repository root, or `./` for the working directory). */
 export interface GitSpec {

@@ -1,12 +1,12 @@
-import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
-import { canReadTwice, checkOneStdin, readInput, reportSink, shownName } from '../report-output';
+import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../../args';
+import { canReadTwice, checkOneStdin, readInput, reportSink, shownName } from '../../report-output';
 import { diffFindings, diffRules, LINT_CODES, LineIndex, PolicyDiffer, PROJECT_CONFIG_FILE, validate, type Diagnostic, type Policy, type PresetCatalog, type SeverityOptions } from '@netpolicy/core';
-import type { Command } from '../command';
-import { EXIT, UsageError, useColor } from '../io';
-import { readDnsNames, readTraceFile } from '../explain-inputs';
-import { ConfigFinder } from '../project-config';
-import { GIT_PREFIX, parseGitSpec, readGitPolicy } from '../git-revision';
-import { conditionsHeld, FAIL_ON, renderJson, renderMarkdown, renderText, type DiffFinding, type DiffRun, type FailOn, type Listed } from '../diff-render';
+import type { Command } from '../../command';
+import { EXIT, UsageError, useColor } from '../../io';
+import { readDnsNames, readTraceFile } from '../../inputs';
+import { ConfigFinder } from '../../project-config';
+import { GIT_PREFIX, parseGitSpec, readGitPolicy } from './git-revision';
+import { conditionsHeld, FAIL_ON, renderJson, renderMarkdown, renderText, type DiffFinding, type DiffRun, type FailOn, type Listed } from './render';
 
 export const spec: CommandSpec = {
   name: 'diff',
@@ -126,9 +126,9 @@ export const command: Command = {
     const format = values.format as string;
     if (format === 'json') sink.write(renderJson(run));
     else if (format === 'markdown') sink.write(renderMarkdown(run));
-    else if (format === 'github') sink.write([...(await import('../diff-ci')).githubDiffReport(io, run)].join(''));
-    else if (format === 'gitlab') sink.write([...(await import('../diff-ci')).gitlabDiffReport(io, run)].join(''));
-    else if (format === 'junit') sink.write((await import('../diff-ci')).junitDiffReport(run));
+    else if (format === 'github') sink.write([...(await import('./ci')).githubDiffReport(io, run)].join(''));
+    else if (format === 'gitlab') sink.write([...(await import('./ci')).gitlabDiffReport(io, run)].join(''));
+    else if (format === 'junit') sink.write((await import('./ci')).junitDiffReport(run));
     else sink.write(renderText(run, sink.toStdout && useColor(io)));
     return run.held.length > 0 ? EXIT.findings : EXIT.ok;
   },

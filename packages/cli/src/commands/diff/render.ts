@@ -5,10 +5,10 @@
  * under `<details>` (the newly denied accesses open), outside text escaped (ci-formats/summary).
  */
 import { valueAt, type Decision, type Policy, type RuleChange, type RuleDiff, type Severity, type VerdictChange } from '@netpolicy/core';
-import { plural } from './ci-formats/finding';
-import { mdCode, mdText } from './ci-formats/summary';
-import { clipped as e } from './escape';
-import { paint } from './io';
+import { plural } from '../../ci-formats/finding';
+import { mdCode, mdText } from '../../ci-formats/summary';
+import { clipped as e } from '../../escape';
+import { paint } from '../../io';
 
 export interface Listed extends VerdictChange { trace: string }
 

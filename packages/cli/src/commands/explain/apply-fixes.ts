@@ -6,8 +6,8 @@
  * the file as read (io.ts `writeBack`).
  */
 import { appendEdit, applyEdits, applyFixes, denialFixEdits, parsePolicyDocument, validate, type Diagnostic, type DiagnosticCode, type Fix, type PolicyDocument, type PresetCatalog, type TextEdit } from '@netpolicy/core';
-import { readForWriteBack, writeBack, type Io } from './io';
-import { unifiedDiff } from './report-output';
+import { readForWriteBack, writeBack, type Io } from '../../io';
+import { unifiedDiff } from '../../report-output';
 
 /** Collects the distinct fixes of a run's denials (a job repeats the same access many times). */
 export class FixCollector {

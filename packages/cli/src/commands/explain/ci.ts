@@ -7,12 +7,12 @@
  * would break it; `minor` otherwise). Loaded only with those formats.
  */
 import { LineIndex, Locator, parsePolicyDocument, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
-import type { CiFinding } from './ci-formats/finding';
-import { appendStepSummary, githubReport } from './ci-output';
-import { gitlabReport } from './ci-formats/gitlab';
-import { renderMarkdown, renderText, type ReportDigest } from './explain-render';
-import type { Attribution } from './explain-components';
-import type { Io } from './io';
+import type { CiFinding } from '../../ci-formats/finding';
+import { appendStepSummary, githubReport } from '../../ci-output';
+import { gitlabReport } from '../../ci-formats/gitlab';
+import { renderMarkdown, renderText, type ReportDigest } from './render';
+import type { Attribution } from './components';
+import type { Io } from '../../io';
 
 /** The pointer of the rule a denial is placed on: the nearest rule, a preset's entry in `presets`, or `default`. */
 function rulePointer(rule: string | undefined, policy: Policy): string {

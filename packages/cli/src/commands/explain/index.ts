@@ -2,20 +2,20 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
+import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../../args';
 import { Explainer, ownRepositories, PullCollector, repositoryPatternProblem, type ExplainResult, type SbomIndex, type TraceHeader } from '@netpolicy/core';
 import type { NetpolicyClient } from '@netpolicy/client';
-import type { Command } from '../command';
-import { checkWriteBack, drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../io';
-import { presetCatalogOption } from '../presets-option';
-import { loadPolicy, loadSbom, readTrace, sbomOfValue, traceIntoMemory, type TraceInput } from '../explain-inputs';
-import { Attribution } from '../explain-components';
-import { DEFAULT_PROVENANCE_LIMIT, ProvenanceLookups, provenanceOf, type Provenance } from '../explain-provenance';
-import { baseUrlOf, makeClient, reportServiceError, SERVICE_ENVIRONMENT, tokenOf, TOKEN_REFUSED } from '../service-client';
-import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from '../explain-render';
-import { applyToPolicyFile, FixCollector } from '../apply-fixes';
-import { AtomicFileOutput, canReadTwice, checkOneStdin, readInput } from '../report-output';
-import { watchAndRerun } from '../watch';
+import type { Command } from '../../command';
+import { checkWriteBack, drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../../io';
+import { presetCatalogOption } from '../../presets-option';
+import { loadPolicy, loadSbom, readTrace, sbomOfValue, traceIntoMemory, type TraceInput } from '../../inputs';
+import { Attribution } from './components';
+import { DEFAULT_PROVENANCE_LIMIT, ProvenanceLookups, provenanceOf, type Provenance } from './provenance';
+import { baseUrlOf, makeClient, reportServiceError, SERVICE_ENVIRONMENT, tokenOf, TOKEN_REFUSED } from '../../service-client';
+import { JsonReportWriter, ReportDigest, renderMarkdown, renderText } from './render';
+import { applyToPolicyFile, FixCollector } from './apply-fixes';
+import { AtomicFileOutput, canReadTwice, checkOneStdin, readInput } from '../../report-output';
+import { watchAndRerun } from '../../watch';
 
 export const spec: CommandSpec = {
   name: 'explain',
@@ -320,7 +320,7 @@ export const command: Command = {
       for (const table of [digest.denied, digest.performed]) for (const g of table.groups.values()) explainer.addDetails(g.first);
       if (values.format === 'github' || values.format === 'gitlab') {
         const policyText = policyFile === '-' ? undefined : readInput(policyFile);
-        const ci = await import('../explain-ci');
+        const ci = await import('./ci');
         const pieces = values.format === 'github'
           ? ci.githubExplainReport(io, { report, digest, policy, policyFile, policyText, attribution })
           : ci.gitlabExplainReport(io, { digest, policy, policyFile, policyText, attribution });

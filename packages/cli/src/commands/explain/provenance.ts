@@ -7,7 +7,7 @@
  */
 import { ApiError, NetpolicyError, PROBLEM_TYPES, type ArtifactKind, type DigestAlgorithm, type NetpolicyClient } from '@netpolicy/client';
 import { clipped, provenanceCounts, provenanceEntry, ResultProvenanceIndex, type ArtifactLookup, type ResultProvenance, type ProvenanceCounts, type ExplainResult, type ProvenanceEntry, type PullCollector, type PulledArtifact } from '@netpolicy/core';
-import { paint } from './io';
+import { paint } from '../../io';
 
 export const DEFAULT_PROVENANCE_LIMIT = 50;
 /** Lookups in flight at once. */

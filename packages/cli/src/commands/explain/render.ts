@@ -1,9 +1,9 @@
 /** Rendering an explain report for people: terminal text (colour on a TTY only) and Markdown. */
 import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
-import { paint } from './io';
-import { clipped } from './escape';
-import { componentsJson, type Attribution } from './explain-components';
-import { provenanceCountsJson, provenanceJson, provenanceMarkdown, provenanceText, resultProvenanceLine, ResultProvenanceJson, type Provenance } from './explain-provenance';
+import { paint } from '../../io';
+import { clipped } from '../../escape';
+import { componentsJson, type Attribution } from './components';
+import { provenanceCountsJson, provenanceJson, provenanceMarkdown, provenanceText, resultProvenanceLine, ResultProvenanceJson, type Provenance } from './provenance';
 
 /**
  * Outside text in a line of the text or Markdown report: control characters escaped, cut at 2,000

@@ -1,11 +1,11 @@
-import { outputOption, parseCommand, usageText, type CommandSpec } from '../args';
+import { outputOption, parseCommand, usageText, type CommandSpec } from '../../args';
 import { MAX_TIMEOUT_MS, parseDigest, type ApiResult, type ArtifactKind } from '@netpolicy/client';
-import type { Command } from '../command';
-import { escapeControl } from '../escape';
-import { EXIT, UsageError, checkOutputTarget, writeOutput, type Io } from '../io';
-import { baseUrlOf, makeClient, MAX_ATTEMPTS, reportServiceError, SERVICE_ENVIRONMENT, tokenOf, TOKEN_REFUSED } from '../service-client';
+import type { Command } from '../../command';
+import { escapeControl } from '../../escape';
+import { EXIT, UsageError, checkOutputTarget, writeOutput, type Io } from '../../io';
+import { baseUrlOf, makeClient, MAX_ATTEMPTS, reportServiceError, SERVICE_ENVIRONMENT, tokenOf, TOKEN_REFUSED } from '../../service-client';
 
-export { exitCodeFor } from '../service-client';
+export { exitCodeFor } from '../../service-client';
 
 export const spec: CommandSpec = {
   name: 'fetch',

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { compilePolicy, defaultPresetCatalog, describeRule, sbomAccesses, suggestFromAccesses, type Access, type Connection, type Policy, type Source } from '@netpolicy/core';
-import { parseCommand, usageText, type CommandSpec } from '../args';
-import type { Command } from '../command';
-import { EXIT, readTextFile, UsageError, writeFailure, type Io } from '../io';
-import { escapeControl } from '../escape';
-import { readSbomFile } from '../explain-inputs';
+import { parseCommand, usageText, type CommandSpec } from '../../args';
+import type { Command } from '../../command';
+import { EXIT, readTextFile, UsageError, writeFailure, type Io } from '../../io';
+import { escapeControl } from '../../escape';
+import { readSbomFile } from '../../inputs';
 
 export const POLICY_NAME = 'policy.netpolicy.jsonc';
 export const TESTS_NAME = 'policy.tests.json';

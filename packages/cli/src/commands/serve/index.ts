@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCommand, usageText, type CommandSpec } from '../args';
-import type { Command } from '../command';
-import { EXIT, UsageError } from '../io';
-import { startService } from '../service/server';
+import { parseCommand, usageText, type CommandSpec } from '../../args';
+import type { Command } from '../../command';
+import { EXIT, UsageError } from '../../io';
+import { startService } from './server';
 
 export const spec: CommandSpec = {
   name: 'serve',

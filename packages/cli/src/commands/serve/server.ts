@@ -7,8 +7,8 @@ import {
   checkArtifactRecordShape, decimalIdProblem, repositoryProblem, type Problem,
 } from '@netpolicy/client';
 import { isObject, Store, type JobRecord, type Operation } from './store';
-import { escapeControl } from '../escape';
-import { internalError } from '../io';
+import { escapeControl } from '../../escape';
+import { internalError } from '../../io';
 
 export interface ServeOptions {
   data: string;

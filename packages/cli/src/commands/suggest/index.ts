@@ -1,12 +1,12 @@
 import { accessOf, compilePolicy, describeAccess, describeRule, Suggester, type Access, type ComponentMatch, type Policy, type PresetCatalog, type SbomIndex } from '@netpolicy/core';
-import { outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
-import type { Command } from '../command';
-import { EXIT, type Io } from '../io';
-import { presetCatalogOption } from '../presets-option';
-import { loadSbom, readDnsNames, readTraceFile } from '../explain-inputs';
-import { componentLabel } from '../explain-components';
-import { canReadTwice, checkOneStdin, reportSink } from '../report-output';
-import { clipped } from '../escape';
+import { outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../../args';
+import type { Command } from '../../command';
+import { EXIT, type Io } from '../../io';
+import { presetCatalogOption } from '../../presets-option';
+import { loadSbom, readDnsNames, readTraceFile } from '../../inputs';
+import { componentLabel } from '../explain/components';
+import { canReadTwice, checkOneStdin, reportSink } from '../../report-output';
+import { clipped } from '../../escape';
 
 export const spec: CommandSpec = {
   name: 'suggest',

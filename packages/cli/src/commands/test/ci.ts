@@ -3,12 +3,12 @@
  * (ci-formats/). Loaded only when one of these formats is asked for.
  */
 import { LineIndex, Locator, parsePolicyDocument, type PolicyTestResult } from '@netpolicy/core';
-import { plural, type CiFinding } from './ci-formats/finding';
-import { toGitlab } from './ci-formats/gitlab';
-import { junitXml, type JUnitSuite } from './ci-formats/junit';
-import { boundedTable, mdCode, mdText } from './ci-formats/summary';
-import { appendStepSummary, githubReport } from './ci-output';
-import type { Io } from './io';
+import { plural, type CiFinding } from '../../ci-formats/finding';
+import { toGitlab } from '../../ci-formats/gitlab';
+import { junitXml, type JUnitSuite } from '../../ci-formats/junit';
+import { boundedTable, mdCode, mdText } from '../../ci-formats/summary';
+import { appendStepSummary, githubReport } from '../../ci-output';
+import type { Io } from '../../io';
 
 export interface TestFileRun {
   /** The file as shown (`<stdin>` for `-`). */

@@ -1,11 +1,11 @@
-import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../args';
+import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../../args';
 import { checkPolicyTestFile, PolicyTestFileError, runPolicyTests, type PolicyTestResult } from '@netpolicy/core';
-import type { Command } from '../command';
-import { EXIT, paint, UsageError, useColor } from '../io';
-import { presetCatalogOption } from '../presets-option';
-import { clipped as e } from '../escape';
-import { loadPolicy } from '../explain-inputs';
-import { checkOneStdin, readInput, reportSink, shownName } from '../report-output';
+import type { Command } from '../../command';
+import { EXIT, paint, UsageError, useColor } from '../../io';
+import { presetCatalogOption } from '../../presets-option';
+import { clipped as e } from '../../escape';
+import { loadPolicy } from '../../inputs';
+import { checkOneStdin, readInput, reportSink, shownName } from '../../report-output';
 
 /** Reads and parses a JSON test file (`-` is stdin); a syntax error is exit 2. */
 function readJsonInput(file: string): { text: string; data: unknown } {
@@ -77,9 +77,9 @@ export const command: Command = {
         passed: all.length - failed, failed,
       }, null, 2) + '\n');
     } else if (values.format === 'junit') {
-      sink.write((await import('../test-ci')).junitTestReport(files));
+      sink.write((await import('./ci')).junitTestReport(files));
     } else if (values.format === 'gitlab') {
-      sink.write((await import('../test-ci')).gitlabTestReport(io, files));
+      sink.write((await import('./ci')).gitlabTestReport(io, files));
     } else {
       const github = values.format === 'github';
       const c = paint(!github && sink.toStdout && useColor(io));
@@ -93,7 +93,7 @@ export const command: Command = {
       }
       out.push('', `${all.length - failed} passed, ${failed} failed`);
       const text = out.join('\n') + '\n';
-      sink.write(github ? [...(await import('../test-ci')).githubTestReport(io, files, text)].join('') : text);
+      sink.write(github ? [...(await import('./ci')).githubTestReport(io, files, text)].join('') : text);
     }
     return failed > 0 ? EXIT.findings : EXIT.ok;
   },
