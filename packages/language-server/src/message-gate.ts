@@ -5,17 +5,17 @@
  *
  * - A body that is not JSON: ParseError (-32700, id null); a batch (an array: LSP has none), a
  *   message that is not an object, has no valid `jsonrpc`/`method`/`id`: InvalidRequest (-32600).
- * - The lifecycle (LSP 3.17): before `initialize`, a request is ServerNotInitialized (-32002) and
- *   a notification is dropped (but `exit`); a second `initialize` is InvalidRequest; after
- *   `shutdown`, every request is InvalidRequest and every notification but `exit` is dropped.
+ * - The lifecycle (LSP 3.17, lifecycle.ts): before `initialize`, a request is ServerNotInitialized
+ *   (-32002) and a notification is dropped (but `exit`); a second `initialize` is InvalidRequest;
+ *   after `shutdown`, every request is InvalidRequest and every notification but `exit` is
+ *   dropped.
  * - Params (params.ts): a request whose params do not fit is InvalidParams (-32602) with a message
  *   naming the member; such a notification is dropped.
  * Every refusal is logged (`log`), and answered through the connection's own writer.
  */
 import { Emitter, ErrorCodes, type DataCallback, type Disposable, type Message, type MessageReader, type MessageWriter, type PartialMessageInfo } from 'vscode-languageserver';
+import { Lifecycle } from './lifecycle';
 import { checkParams } from './params';
-
-type Lifecycle = 'new' | 'initialized' | 'shutdown';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -34,7 +34,8 @@ function quote(value: unknown): string {
 
 export class GatedMessageReader implements MessageReader {
   private readonly errors = new Emitter<Error>();
-  private state: Lifecycle = 'new';
+  /** Where the connection is in its lifecycle (moved by the messages let through). */
+  readonly lifecycle = new Lifecycle();
   private readonly subscriptions: Disposable[] = [];
 
   constructor(
@@ -45,7 +46,7 @@ export class GatedMessageReader implements MessageReader {
 
   /** True once a `shutdown` request went through (the exit code of a closed input is 0 then, else 1). */
   get shutDown(): boolean {
-    return this.state === 'shutdown';
+    return this.lifecycle.shutDown;
   }
 
   get onError() {
@@ -118,19 +119,10 @@ export class GatedMessageReader implements MessageReader {
   }
 
   private request(id: number | string, method: string, message: Record<string, unknown>, pass: DataCallback): void {
-    if (method === 'initialize' && this.state !== 'new') {
-      this.log('a second initialize refused');
-      this.answer(id, ErrorCodes.InvalidRequest, 'initialize was already received: a server is initialized once');
-      return;
-    }
-    if (this.state === 'new' && method !== 'initialize') {
-      this.log(`${method} before initialize refused`);
-      this.answer(id, ErrorCodes.ServerNotInitialized, `the server is not initialized: send initialize before ${method}`);
-      return;
-    }
-    if (this.state === 'shutdown') {
-      this.log(`${method} after shutdown refused`);
-      this.answer(id, ErrorCodes.InvalidRequest, `the server is shut down: ${method} is refused (only exit is accepted)`);
+    const refused = this.lifecycle.refusal(method);
+    if (refused) {
+      this.log(refused.log);
+      this.answer(id, refused.code, refused.message);
       return;
     }
     const problem = checkParams(method, message.params);
@@ -139,15 +131,15 @@ export class GatedMessageReader implements MessageReader {
       this.answer(id, ErrorCodes.InvalidParams, `${method}: ${problem}`);
       return;
     }
-    if (method === 'initialize') this.state = 'initialized';
-    else if (method === 'shutdown') this.state = 'shutdown';
+    this.lifecycle.passed(method);
     pass(message as unknown as Message);
   }
 
   private notification(method: string, message: Record<string, unknown>, pass: DataCallback): void {
-    if (method !== 'exit' && this.state !== 'initialized') {
-      // LSP: dropped before initialize and after shutdown. `$/` notifications may be ignored anyway.
-      if (!method.startsWith('$/')) this.log(`${method} ${this.state === 'new' ? 'before initialize' : 'after shutdown'} dropped`);
+    const dropped = this.lifecycle.dropped(method);
+    if (dropped) {
+      // `$/` notifications may be ignored anyway.
+      if (!method.startsWith('$/')) this.log(`${method} ${dropped} dropped`);
       return;
     }
     const problem = checkParams(method, message.params);
@@ -155,6 +147,7 @@ export class GatedMessageReader implements MessageReader {
       this.log(`${method} dropped: ${problem}`);
       return;
     }
+    this.lifecycle.passed(method);
     pass(message as unknown as Message);
   }
 }

@@ -1,0 +1,249 @@
+/**
+ * The open documents: their text (vscode-languageserver's TextDocuments), one parse and one
+ * validation per version (the core diagnostics per settings generation), and what was published.
+ * Diagnostics are debounced and versioned: one complete publish per settled version, never a
+ * stale one; work for a closed document is dropped. Traces are evaluated after a longer pause
+ * (trace-evaluation.ts), and their usage kept per version.
+ */
+import { LineIndex, parsePolicyDocument, parseProjectConfig, type Diagnostic, type PolicyDocument, type Position } from '@netpolicy/core';
+import { policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
+import { TextDocuments, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ServerHost } from './host';
+import { quietly, type Session } from './session';
+import { TRACE_DEBOUNCE_MS, evaluable, type TraceEvaluator } from './trace-evaluation';
+import type { Workspace } from './workspace';
+
+/** Quiet time after an edit before validating (a burst of keystrokes is validated once). */
+export const DEBOUNCE_MS = 30;
+
+interface Entry {
+  version: number;
+  doc?: PolicyDocument;
+  core?: Diagnostic[];
+  /** The settings generation `core` was computed under. */
+  generation: number;
+  timer?: ReturnType<typeof setTimeout>;
+  traceTimer?: ReturnType<typeof setTimeout>;
+  /** Trace usage, and the version it was computed for. */
+  usage?: TraceUsage;
+  usageVersion?: number;
+  /** Bumped to cancel a running trace evaluation. */
+  traceRun: number;
+  /** When the last change arrived (ms). */
+  lastChange: number;
+}
+
+/**
+ * Positions from the TextDocument's own line offsets, which it updates incrementally with each
+ * change: no new line index per version (~4 ms on a 2 MB policy).
+ */
+class DocumentLines extends LineIndex {
+  constructor(private readonly td: TextDocument) {
+    super(td.getText());
+  }
+  override positionAt(offset: number): Position {
+    return this.td.positionAt(offset);
+  }
+  override offsetAt(position: Position): number {
+    return this.td.offsetAt(position);
+  }
+}
+
+export class Documents {
+  readonly texts = new TextDocuments(TextDocument);
+  private readonly entries = new Map<string, Entry>();
+  /** Documents whose last publish had diagnostics (a document that stops being a policy file gets them cleared). */
+  private readonly publishedNonEmpty = new Set<string>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly host: ServerHost,
+    private readonly session: Session,
+    private readonly workspace: Workspace,
+    private readonly traces: TraceEvaluator,
+  ) {}
+
+  /** Follows the client's documents: each opened or changed one is validated (at once, or after a burst of edits). */
+  listen(): void {
+    const { texts } = this;
+    texts.onDidOpen((e) => this.schedule(e.document.uri, 0));
+    texts.onDidChangeContent((e) => {
+      // An isolated edit is validated at once; edits in a burst (less than DEBOUNCE_MS apart) wait for a pause.
+      const entry = this.entryOf(e.document.uri);
+      const now = Date.now();
+      const burst = now - entry.lastChange < DEBOUNCE_MS;
+      entry.lastChange = now;
+      this.schedule(e.document.uri, burst ? DEBOUNCE_MS : 0);
+    });
+    texts.onDidClose((e) => this.closed(e.document.uri));
+    texts.listen(this.connection);
+  }
+
+  get(uri: string): TextDocument | undefined {
+    return this.texts.get(uri);
+  }
+
+  all(): TextDocument[] {
+    return this.texts.all();
+  }
+
+  /** The trace usage of a document (of some version), if its traces were evaluated. */
+  usage(uri: string): TraceUsage | undefined {
+    return this.entries.get(uri)?.usage;
+  }
+
+  private entryOf(uri: string): Entry {
+    let e = this.entries.get(uri);
+    if (!e) this.entries.set(uri, (e = { version: -1, generation: -1, traceRun: 0, lastChange: 0 }));
+    return e;
+  }
+
+  /** The parsed document of the current version (parsed once per version). */
+  parsed(uri: string): PolicyDocument | undefined {
+    const td = this.texts.get(uri);
+    if (!td || !this.workspace.isPolicyUri(uri)) return undefined;
+    const e = this.entryOf(uri);
+    if (e.version !== td.version || !e.doc) {
+      e.version = td.version;
+      e.doc = parsePolicyDocument(td.getText(), { fileName: this.host.uriToPath(uri) ?? uri, lineIndex: new DocumentLines(td) });
+      e.core = undefined;
+    }
+    return e.doc;
+  }
+
+  /** The core diagnostics of the current version under the current settings (computed once). */
+  coreDiagnostics(uri: string): Diagnostic[] {
+    const doc = this.parsed(uri);
+    if (!doc) return [];
+    const e = this.entryOf(uri);
+    const { generation } = this.workspace;
+    if (!e.core || e.generation !== generation) {
+      e.core = policyDiagnostics(doc, this.workspace.folderOf(uri).service);
+      e.generation = generation;
+    }
+    return e.core;
+  }
+
+  publish(uri: string): void {
+    const td = this.texts.get(uri);
+    if (!td) return;
+    const { connection, session, workspace, traces } = this;
+    session.guard('validation', undefined, () => {
+      if (workspace.isConfigUri(uri)) {
+        const path = this.host.uriToPath(uri) ?? uri;
+        const text = td.getText();
+        const doc = parsePolicyDocument(text, { fileName: path, jsonc: true });
+        const { config, diagnostics: found } = parseProjectConfig(text, path);
+        const diagnostics = found.map((d) => toLspDiagnostic(doc, uri, d));
+        diagnostics.push(...workspace.problems.configDiagnostics(doc, config));
+        quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
+        return;
+      }
+      const doc = this.parsed(uri);
+      if (!doc) {
+        // Not (or no longer) a policy file: nothing, or clear what an earlier publish left.
+        if (this.publishedNonEmpty.delete(uri)) quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] }));
+        return;
+      }
+      const e = this.entryOf(uri);
+      const following = traces.followed(uri);
+      traces.sayUnread(uri);
+      if (!following && e.usage) {
+        // No trace in force any more (settings cleared, workspace not trusted): no lens or hint from the last ones.
+        e.usage = undefined;
+        e.usageVersion = undefined;
+        e.traceRun++;
+        session.refreshLenses();
+      }
+      const diagnostics: LspDiagnostic[] = this.coreDiagnostics(uri).map((d) => toLspDiagnostic(doc, uri, d));
+      if (e.usage && e.usageVersion === td.version && !doc.syntaxFailed) diagnostics.push(...unusedRuleHints(doc, uri, e.usage));
+      quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
+      if (diagnostics.length > 0) this.publishedNonEmpty.add(uri);
+      else this.publishedNonEmpty.delete(uri);
+      if (following && e.usageVersion !== td.version) this.scheduleTraces(uri);
+    });
+  }
+
+  schedule(uri: string, delay = DEBOUNCE_MS): void {
+    const e = this.entryOf(uri);
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = setTimeout(() => {
+      e.timer = undefined;
+      // Before the settings are known, nothing is published (applySettings schedules every document).
+      if (this.session.settingsReady) this.publish(uri);
+    }, delay);
+  }
+
+  private scheduleTraces(uri: string): void {
+    const e = this.entryOf(uri);
+    if (e.traceTimer) clearTimeout(e.traceTimer);
+    e.traceTimer = setTimeout(() => {
+      e.traceTimer = undefined;
+      void this.evaluateTraces(uri);
+    }, TRACE_DEBOUNCE_MS);
+  }
+
+  /** Explains every configured trace against the current version; dropped when a newer version or a close comes first. */
+  private async evaluateTraces(uri: string): Promise<void> {
+    const td = this.texts.get(uri);
+    const doc = this.parsed(uri);
+    if (!td || !doc || !this.traces.available || !this.traces.followed(uri)) return;
+    const e = this.entryOf(uri);
+    const run = ++e.traceRun;
+    const version = td.version;
+    const stale = () => e.traceRun !== run || this.texts.get(uri)?.version !== version || this.entries.get(uri) !== e || !this.session.trusted;
+    // A policy that is not valid is not evaluated (as `netpolicy explain`); lint findings, whatever their severity, do not stop it.
+    if (!evaluable(doc, this.coreDiagnostics(uri))) return;
+    const usage = await this.traces.evaluate(uri, doc, stale);
+    if (!usage || stale()) return;
+    e.usage = usage;
+    e.usageVersion = version;
+    this.publish(uri);
+    this.session.refreshLenses();
+  }
+
+  /** Settings were applied: every document is validated again, its traces evaluated again. */
+  settingsApplied(): void {
+    for (const e of this.entries.values()) e.usageVersion = undefined;
+    for (const td of this.texts.all()) this.schedule(td.uri, 0);
+  }
+
+  /** Traces changed on disk: every policy document's traces are evaluated again. */
+  tracesChanged(): void {
+    for (const td of this.texts.all()) {
+      const e = this.entries.get(td.uri);
+      if (e) e.usageVersion = undefined;
+      if (this.workspace.isPolicyUri(td.uri)) this.scheduleTraces(td.uri);
+    }
+  }
+
+  /** The file problems changed: the project files on screen show the problems of the files they name. */
+  republishConfigs(): void {
+    if (this.session.settingsReady) for (const td of this.texts.all()) if (this.workspace.isConfigUri(td.uri)) this.schedule(td.uri, 0);
+  }
+
+  private closed(uri: string): void {
+    const entry = this.entries.get(uri);
+    if (entry) {
+      if (entry.timer) clearTimeout(entry.timer);
+      if (entry.traceTimer) clearTimeout(entry.traceTimer);
+      entry.traceRun++;
+      this.entries.delete(uri);
+    }
+    if (this.publishedNonEmpty.delete(uri)) quietly(this.connection.sendDiagnostics({ uri, diagnostics: [] }));
+    // With the last document closed, a server started with --expose-gc (the bench) collects at once,
+    // so its memory can be compared with the baseline.
+    if (this.entries.size === 0) (globalThis as { gc?: () => void }).gc?.();
+  }
+
+  /** Shutdown: every timer cleared, every trace evaluation given up, every entry dropped. */
+  stop(): void {
+    for (const e of this.entries.values()) {
+      if (e.timer) clearTimeout(e.timer);
+      if (e.traceTimer) clearTimeout(e.traceTimer);
+      e.traceRun++;
+    }
+    this.entries.clear();
+  }
+}

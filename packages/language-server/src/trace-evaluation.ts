@@ -1,0 +1,131 @@
+/**
+ * Trace evaluation: every trace configured for a document's folder is explained against the
+ * policy (core's `explain`, streamed from the file), into the usage behind code lenses, unused
+ * rule hints and `netpolicy/denials`. The open documents (documents.ts) say when, and keep the
+ * result; this module reads and evaluates, and gives up as soon as its result would be stale (a
+ * newer version, a close, trust withdrawn, shutdown).
+ */
+import { LINT_CODES, explain, type Diagnostic, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { addResult, emptyUsage, type TraceUsage } from '@netpolicy/language-service';
+import { MAX_LOGGED_PATHS } from './file-problems';
+import { FileProblem, type ServerHost } from './host';
+import { SLICE_MS } from './requests';
+import { Cancelled, type Session } from './session';
+import type { Folder, Workspace } from './workspace';
+
+/** Quiet time after an edit before re-evaluating traces (heavier, less urgent). */
+export const TRACE_DEBOUNCE_MS = 500;
+
+/** Lint findings do not stop trace evaluation (a severity override may make one an error); a policy that is not valid does. */
+const LINT = new Set<string>(LINT_CODES);
+
+/** Whether a policy with these diagnostics is evaluated (as `netpolicy explain`: a valid policy, whatever its lint findings). */
+export function evaluable(doc: PolicyDocument, diagnostics: readonly Diagnostic[]): boolean {
+  return !doc.syntaxFailed && !diagnostics.some((d) => d.severity === 'error' && !LINT.has(d.code));
+}
+
+/** The first few of a long list of paths, and how many more (a log line for 100,000 traces stays a line). */
+function listed(paths: readonly string[], shown = 3): string {
+  return paths.length <= shown ? paths.join(', ') : `${paths.slice(0, shown).join(', ')} and ${paths.length - shown} more`;
+}
+
+export class TraceEvaluator {
+  constructor(private readonly host: ServerHost, private readonly session: Session, private readonly workspace: Workspace) {}
+
+  /** Whether the host can read traces at all (a browser cannot). */
+  get available(): boolean {
+    return !!this.host.listTraceFiles && !!this.host.readChunks;
+  }
+
+  /** Whether traces are evaluated for a document: some are configured for its folder, and the workspace is trusted. */
+  followed(uri: string): boolean {
+    return this.session.trusted && this.workspace.folderOf(uri).traces.length > 0;
+  }
+
+  /** In Restricted Mode: says once that the traces configured for the folder of `uri` are not read. */
+  sayUnread(uri: string): void {
+    const { traces } = this.workspace.folderOf(uri);
+    if (!this.session.trusted && traces.length > 0) this.session.logOnce(`the workspace is not trusted: traces ${listed(traces)} not read`);
+  }
+
+  /**
+   * Explains every trace of the folder of `uri` against `doc`; undefined when `stale` said so on
+   * the way. The file problems met are said together (100,000 missing traces: one notification).
+   */
+  async evaluate(uri: string, doc: PolicyDocument, stale: () => boolean): Promise<TraceUsage | undefined> {
+    const usage = emptyUsage();
+    const folder = this.workspace.folderOf(uri);
+    const within = this.session.confined(folder.root);
+    const release = this.workspace.problems.hold();
+    let invalid: TraceUsage['errors'];
+    try {
+      invalid = await this.evaluateTracesOf(doc, folder, within, usage, stale);
+    } finally {
+      release();
+    }
+    if (stale()) return undefined;
+    // Files that could not be used were said by `problems` (once); traces not valid are said here, in a bounded number of lines.
+    for (const err of invalid.slice(0, MAX_LOGGED_PATHS)) this.session.log(`trace ${err.trace}: ${err.message}`);
+    if (invalid.length > MAX_LOGGED_PATHS) this.session.log(`... and ${invalid.length - MAX_LOGGED_PATHS} more traces not valid (netpolicy/denials lists them)`);
+    return usage;
+  }
+
+  /**
+   * Explains each trace of `folder` against `doc` into `usage` (returns early once `stale`);
+   * returns the errors of traces that were read but are not valid traces.
+   */
+  private async evaluateTracesOf(doc: PolicyDocument, folder: Folder, within: string | undefined, usage: TraceUsage, stale: () => boolean): Promise<TraceUsage['errors']> {
+    const { host, workspace } = this;
+    const { problems } = workspace;
+    const invalid: TraceUsage['errors'] = [];
+    if (!host.listTraceFiles || !host.readChunks) return invalid;
+    const failed = (trace: string, err: unknown) => {
+      const error = { trace, message: err instanceof FileProblem ? err.problem : err instanceof Error ? err.message : String(err) };
+      usage.errors.push(error);
+      // A file opened fine but not a valid trace is the trace's business (the log, `errors`), not a file problem.
+      if (err instanceof FileProblem) workspace.fileProblem('trace', err.path, err);
+      else {
+        invalid.push(error);
+        problems.clear(trace);
+      }
+    };
+    let sliceStart = Date.now();
+    for (const t of folder.traces) {
+      // 100,000 entries are worked through in slices: edits, requests and publishes go in between.
+      if (Date.now() - sliceStart >= SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (stale()) return invalid;
+        sliceStart = Date.now();
+      }
+      let files: string[];
+      try {
+        files = await host.listTraceFiles(t);
+      } catch (err) {
+        if (stale()) return invalid;
+        failed(t, err);
+        continue;
+      }
+      if (files.length !== 1 || files[0] !== t) problems.clear(t);
+      for (const file of files) {
+        if (stale()) return invalid;
+        try {
+          const sbom = await workspace.sbomBeside(file, within);
+          if (stale()) return invalid;
+          await explain(doc.value as Policy, host.readChunks(file, within), {
+            catalog: folder.service.catalog, keep: false,
+            onResult: (r) => {
+              if (stale()) throw new Cancelled();
+              addResult(usage, file, r, sbom);
+            },
+          });
+          usage.traces.push(file);
+          problems.clear(file);
+        } catch (err) {
+          if (err instanceof Cancelled || stale()) return invalid;
+          failed(file, err);
+        }
+      }
+    }
+    return invalid;
+  }
+}
