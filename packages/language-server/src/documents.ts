@@ -166,6 +166,8 @@ export class Documents {
   }
 
   schedule(uri: string, delay = DEBOUNCE_MS): void {
+    // After shutdown nothing more is scheduled or sent.
+    if (this.session.shutDown) return;
     const e = this.entryOf(uri);
     if (e.timer) clearTimeout(e.timer);
     e.timer = setTimeout(() => {
@@ -176,6 +178,7 @@ export class Documents {
   }
 
   private scheduleTraces(uri: string): void {
+    if (this.session.shutDown) return;
     const e = this.entryOf(uri);
     if (e.traceTimer) clearTimeout(e.traceTimer);
     e.traceTimer = setTimeout(() => {

@@ -8,7 +8,7 @@
  * - The lifecycle (LSP 3.17, lifecycle.ts): before `initialize`, a request is ServerNotInitialized
  *   (-32002) and a notification is dropped (but `exit`); a second `initialize` is InvalidRequest;
  *   after `shutdown`, every request is InvalidRequest and every notification but `exit` is
- *   dropped.
+ *   dropped; after `exit`, nothing is read.
  * - Params (params.ts): a request whose params do not fit is InvalidParams (-32602) with a message
  *   naming the member; such a notification is dropped.
  * Every refusal is logged (`log`), and answered through the connection's own writer.
@@ -83,6 +83,8 @@ export class GatedMessageReader implements MessageReader {
   }
 
   private accept(message: unknown, pass: DataCallback): void {
+    // After `exit` the process is ending (lifecycle.ts): nothing more is read.
+    if (this.lifecycle.phase === 'exited') return;
     if (Array.isArray(message)) {
       this.log(`a batch of ${message.length} messages refused (LSP has no batches)`);
       this.answer(null, ErrorCodes.InvalidRequest, 'Invalid Request: batches are not supported (LSP sends one message per frame)');

@@ -7,8 +7,9 @@ import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures,
 import { FrameWriter } from './frame-writer';
 import { FrameGuard } from './frame-guard';
 import { GatedMessageReader } from './message-gate';
+import { ProcessExit, isPoolRequest } from './lifecycle';
 import { nodeHost } from './node-host';
-import { startServer } from './server';
+import { createServer, type RunningServer } from './server';
 import { guardMessages, logText } from './sink';
 
 const argv = process.argv.slice(2);
@@ -25,17 +26,33 @@ if (!argv.some((a) => a === '--stdio' || a === '--node-ipc' || a.startsWith('--s
   process.exit(2);
 }
 // A server whose client is gone exits, whatever it is doing. vscode-languageserver calls
-// process.exit on the `exit` notification, at the end of stdin (or of the socket) and when the
-// client's process (initialize's processId, --clientProcessId) is gone; over node IPC, the channel
-// closing is the client gone.
-process.on('disconnect', () => process.exit(1));
-// process.exit joins libuv's pool threads before the process ends (uv_library_shutdown): one
-// parked in a blocking call (an `open` of a FIFO, a hung network file system) would keep a
-// disposed server alive for ever. With file system work still in flight, the process ends at once.
+// process.exit on the `exit` notification (0 after `shutdown`, else 1), at the end of its own input
+// (--socket) and when the client's process (initialize's processId, --clientProcessId) is gone;
+// node.ts at the end of stdin and when the node IPC channel closes. Every one of them goes through
+// `ending` (lifecycle.ts): the exit code set, the work in flight stopped, then the process ends as
+// soon as no file system request is in flight, or by SIGKILL if one still is after EXIT_DRAIN_MS
+// (a pool thread parked in an `open` of a FIFO: process.exit would join it for ever).
+let server: RunningServer | undefined;
+const reallyExit = process.exit.bind(process);
+const ending = new ProcessExit({
+  exit: (code) => reallyExit(code),
+  kill: () => process.kill(process.pid, 'SIGKILL'),
+  poolBusy: () => process.getActiveResourcesInfo().some(isPoolRequest),
+  setExitCode: (code) => { process.exitCode = code; },
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  now: () => Date.now(),
+  log: (message) => process.stderr.write(`${logText(`netpolicy-language-server: ${message}`)}\n`),
+}, () => server?.stop());
+process.exit = ((code?: number | string | null) => ending.exit(Number(code ?? process.exitCode ?? 0) || 0)) as typeof process.exit;
+// What does not come through process.exit (an uncaught exception) still ends without waiting on a stuck thread.
 process.on('exit', () => {
-  if (process.getActiveResourcesInfo().some((r) => /^FSReq|^FileHandle|ReqWrap$/.test(r))) process.kill(process.pid, 'SIGKILL');
+  if (process.getActiveResourcesInfo().some(isPoolRequest)) process.kill(process.pid, 'SIGKILL');
 });
 let connection: Connection;
+/** The message gate over stdio and node IPC: it knows whether `shutdown` came. */
+let gate: GatedMessageReader | undefined;
+// Over node IPC, the channel closing is the client gone.
+process.on('disconnect', () => process.exit(gate?.shutDown ? 0 : 1));
 if (argv.includes('--stdio') || argv.includes('--node-ipc')) {
   // Over stdio, frames are checked (frame-guard.ts) before vscode-jsonrpc's reader; over both,
   // messages are (message-gate.ts). Problems go to stderr and, once connected, to the client's log.
@@ -54,6 +71,7 @@ if (argv.includes('--stdio') || argv.includes('--node-ipc')) {
   const writer = stdio ? new FrameWriter(process.stdout) : new IPCMessageWriter(process);
   const inner = stdio ? new StreamMessageReader(process.stdin.pipe(new FrameGuard(log))) : new IPCMessageReader(process);
   const reader = new GatedMessageReader(inner, writer, log);
+  gate = reader;
   connection = createConnection(ProposedFeatures.all, reader, writer);
   // Log lines and notifications escaped from the first one (sink.ts).
   guardMessages(connection);
@@ -71,6 +89,6 @@ if (argv.includes('--stdio') || argv.includes('--node-ipc')) {
     console.error = (...args: unknown[]) => connection.console.error(text(args));
   }
 } else connection = createConnection(ProposedFeatures.all);
-startServer(connection, nodeHost);
+server = createServer(connection, nodeHost);
 // Implementation-specific (`$/`): the process's memory, for the bench and for diagnosing leaks.
 connection.onRequest('$/netpolicy/memoryUsage', () => process.memoryUsage());

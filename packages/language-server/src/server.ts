@@ -33,6 +33,11 @@ export { DEBOUNCE_MS } from './documents';
 export { TRACE_DEBOUNCE_MS } from './trace-evaluation';
 export { APPLY_EDIT_COMMAND } from './handlers/code-actions';
 
+/** A server started by `createServer`: `stop` cancels its work in flight (the Node entry, before the process ends). */
+export interface RunningServer {
+  stop(): void;
+}
+
 /**
  * Runs the netpolicy language server on a connection you made (and have not started listening on):
  * it registers every handler, then listens. `host` is its access to the environment: files in
@@ -40,6 +45,11 @@ export { APPLY_EDIT_COMMAND } from './handlers/code-actions';
  * their own connections.
  */
 export function startServer(connection: Connection, host: ServerHost): void {
+  createServer(connection, host);
+}
+
+/** `startServer`, with a handle on the running server. */
+export function createServer(connection: Connection, host: ServerHost): RunningServer {
   // Every log line and notification from here on is escaped and cut (sink.ts).
   guardMessages(connection);
   const session = new Session(connection);
@@ -65,4 +75,5 @@ export function startServer(connection: Connection, host: ServerHost): void {
   for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials]) handlers.register(connection, parts);
   documents.listen();
   connection.listen();
+  return { stop: () => lifecycle.stopWork(parts) };
 }

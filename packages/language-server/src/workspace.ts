@@ -7,7 +7,7 @@
  *
  * Settings are applied as a whole (`applySettings`): each folder's settings are computed, then
  * swapped in at once, and `onApplied` fires (the open documents and the workspace check start
- * over).
+ * over). After `stop` (shutdown), reads in flight are dropped: nothing they found is applied.
  */
 import {
   PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, defaultPresetCatalog, indexSbom, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, usableGlobPatterns,
@@ -54,6 +54,7 @@ export class Workspace {
   private filePatterns: { root: string; globs: string[] }[] = [];
   /** SBOMs beside traces, by path, as read (see sbomBeside). */
   private readonly sboms = new Map<string, Promise<SbomIndex | undefined>>();
+  private stopped = false;
   private readonly applied = new Emitter<void>();
   private readonly problemsChanged = new Emitter<void>();
 
@@ -72,6 +73,11 @@ export class Workspace {
   /** The set of file problems changed (the project files on screen show them). */
   get onProblemsChanged() {
     return this.problemsChanged.event;
+  }
+
+  /** Shutdown: reads in flight are dropped, nothing more is applied. */
+  stop(): void {
+    this.stopped = true;
   }
 
   isConfigUri(uri: string): boolean {
@@ -138,7 +144,10 @@ export class Workspace {
     if (!this.host.readFile) return;
     const release = this.problems.hold();
     try {
-      for (const root of this.roots) await this.loadProjectConfigOf(root);
+      for (const root of this.roots) {
+        if (this.stopped) return;
+        await this.loadProjectConfigOf(root);
+      }
     } finally {
       release();
     }
@@ -156,6 +165,7 @@ export class Workspace {
       if (!(err instanceof FileProblem && err.code === 'ENOENT')) this.fileProblem('project file', path, err);
       return;
     }
+    if (this.stopped) return;
     const { config, diagnostics } = parseProjectConfig(text, path);
     this.projects.set(root, { config, path });
     const errors = diagnostics.filter((d) => d.severity === 'error');
@@ -189,6 +199,7 @@ export class Workspace {
     const nextPatterns: { root: string; globs: string[] }[] = [];
     // Without a workspace folder, the project file of the first folder (none) and paths from `/`.
     for (const root of this.roots.length > 0 ? this.roots : ['/']) {
+      if (this.stopped) return;
       const cfg = this.projects.get(root)?.config;
       const catalogPath = typeof editorSettings.presetCatalog === 'string' && editorSettings.presetCatalog ? joinPath(root, editorSettings.presetCatalog) : cfg?.presetCatalog;
       if (!catalogs.has(catalogPath)) catalogs.set(catalogPath, this.readCatalog(catalogPath, root));
@@ -208,6 +219,7 @@ export class Workspace {
       const traces = editorTraces ? editorTraces.map((t) => joinPath(root, t)) : cfg?.traces ?? [];
       nextFolders.push({ root, service: { catalog, severity, client: this.session.client.features }, traces, catalogPath });
     }
+    if (this.stopped) return;
     this.folders = nextFolders;
     this.filePatterns = nextPatterns;
     this.sboms.clear();
@@ -230,7 +242,7 @@ export class Workspace {
   }
 
   private async readCatalog(path: string | undefined, root: string): Promise<PresetCatalog> {
-    if (!path || !this.host.readFile) return defaultPresetCatalog;
+    if (!path || !this.host.readFile || this.stopped) return defaultPresetCatalog;
     if (!this.session.trusted) {
       this.session.logOnce(`the workspace is not trusted: preset catalog ${path} not read (the built-in presets apply)`);
       return defaultPresetCatalog;
@@ -242,6 +254,7 @@ export class Workspace {
       this.fileProblem('preset catalog', path, err);
       return defaultPresetCatalog;
     }
+    if (this.stopped) return defaultPresetCatalog;
     let data: unknown;
     try {
       data = JSON.parse(text);

@@ -1,8 +1,9 @@
 /**
- * `initialize`, `initialized` and `shutdown` (LSP 3.17 "Lifecycle Messages"; the phases and their
- * rules: lifecycle.ts). `initialize` negotiates what the client can do, once; `initialized` reads
- * the settings and starts the work; `shutdown` cancels the timers, trace evaluations and the
- * workspace check.
+ * `initialize`, `initialized`, `shutdown` and `exit` (LSP 3.17 "Lifecycle Messages"; the phases
+ * and their rules: lifecycle.ts). `initialize` negotiates what the client can do, once;
+ * `initialized` reads the settings and starts the work; `shutdown` cancels every piece of work in
+ * flight (timers, trace evaluations, the workspace check, reads of settings files), and so does
+ * `exit` when no `shutdown` came before it. Ending the process is the entry's business (node.ts).
  */
 import { FIX_ALL_KIND } from '@netpolicy/language-service';
 import { CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
@@ -25,9 +26,10 @@ interface Parts {
   check: WorkspaceCheck;
 }
 
-/** Cancels the work in flight; nothing more is published. */
-export function stopWork({ session, documents, check }: Pick<Parts, 'session' | 'documents' | 'check'>): void {
+/** Cancels every piece of work in flight; nothing more is scheduled, read or published. */
+export function stopWork({ session, workspace, documents, check }: Pick<Parts, 'session' | 'workspace' | 'documents' | 'check'>): void {
   check.stop();
+  workspace.stop();
   documents.stop();
   session.settingsReady = false;
 }
@@ -83,15 +85,18 @@ export function register(connection: Connection, parts: Parts): void {
     } finally {
       await workspace.applySettings();
       // applySettings scheduled every open document; those timers fire after this line.
-      session.settingsReady = true;
+      if (!session.shutDown) session.settingsReady = true;
     }
     if (!client.configurationAdvertised && (await session.pullEditorSettings())) await workspace.applySettings();
   });
 
-  // After shutdown nothing more is sent.
+  // After shutdown nothing more is scheduled, read or sent.
   connection.onShutdown(() => {
     // LSP: shutdown before initialize is ServerNotInitialized; a second one, InvalidRequest.
     session.shutdown();
     stopWork(parts);
   });
+
+  // `exit` without `shutdown`: the work stops all the same (the process is ending).
+  connection.onExit(() => stopWork(parts));
 }
