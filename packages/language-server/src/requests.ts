@@ -8,9 +8,9 @@ import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken } from
 import type { Documents } from './documents';
 import { checkParams } from './params';
 import type { Session } from './session';
+import { SLICE_MS } from './slices';
 
-/** Work done in slices (formatting, symbols) reads the server's other messages after this long (ms). */
-export const SLICE_MS = 10;
+export { SLICE_MS } from './slices';
 
 export class Requests {
   constructor(private readonly session: Session, private readonly documents: Documents) {}

@@ -9,7 +9,7 @@ import { LINT_CODES, explain, type Diagnostic, type Policy, type PolicyDocument 
 import { addResult, emptyUsage, type TraceUsage } from '@netpolicy/language-service';
 import { MAX_LOGGED_PATHS } from './file-problems';
 import { FileProblem, type ServerHost } from './host';
-import { SLICE_MS } from './requests';
+import { SLICE_MS } from './slices';
 import { Cancelled, type Session } from './session';
 import type { Folder, Workspace } from './workspace';
 
