@@ -10,7 +10,7 @@
  */
 import { CONNECTION_KINDS, SOURCE_KINDS, escapeControl, markdownText, schemaAt, toPointer, valueAt, type PolicyDocument, type SchemaFragment } from '@netpolicy/core';
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
-import { locationAt } from './location';
+import { locationAt, scanMemo } from './location';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Position } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
 import { markdownToText, type ClientFeatures, type ServiceSettings } from './settings';
@@ -100,7 +100,7 @@ function complete(doc: PolicyDocument, position: Position, settings: ServiceSett
   const items: CompletionItem[] = [];
   const offset = offsetOf(doc, position);
   const text = doc.text;
-  const location = locationAt(text, offset);
+  const location = locationAt(text, offset, scanMemo(doc, text, doc.fileName));
   const word = wordAround(text, offset);
   const range = rangeOf(doc, word.start, word.end - word.start);
   const comma = () => (['"', '{', '['].includes(nextSignificant(text, word.end) ?? '') ? ',' : '');

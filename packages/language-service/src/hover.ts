@@ -11,7 +11,7 @@
 import {
   formatAddress, markdownCode, markdownText, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, toPointer, valueAt, type PolicyDocument, type PresetEntry,
 } from '@netpolicy/core';
-import { scanLocation } from './location';
+import { scanLocation, scanMemo } from './location';
 import { COMMON_PORTS } from './skeletons';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
@@ -135,7 +135,7 @@ export function doHover(doc: PolicyDocument, position: Position, settings: Servi
   if (!position || !(position.line >= 0) || !(position.character >= 0) || position.line > doc.lineIndex.positionAt(doc.text.length).line) return null;
   const offset = offsetOf(doc, position);
   // Keys and scalars from one scan of the text before the cursor; anything else from the tree.
-  const fast = scanLocation(doc.text, offset);
+  const fast = scanLocation(doc.text, offset, scanMemo(doc, doc.text, doc.fileName));
   let at: { path: Array<string | number>; pointer: string; isKey: boolean; node: { type: string; value?: unknown; offset: number; length: number } } | undefined;
   if (fast?.token) {
     const t = fast.token;

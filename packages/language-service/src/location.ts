@@ -39,7 +39,8 @@ type Expect = 'value' | 'key' | 'colon' | 'comma-or-end';
  */
 class FastTokens {
   private offset = 0;
-  private end = 0;
+  /** Where the last token ended (the next scan starts there). */
+  end = 0;
   private error = 0;
   private kind = 0;
   /** Offsets of the next `\n`, `\r` and `\\` at or after the last string (-1: none left, -2: not searched yet). */
@@ -126,6 +127,16 @@ class FastTokens {
     }
   }
 
+  /** The line break and backslash searches' state, to resume a scan (ScanMemo). */
+  lines(): [number, number, number] { return [this.nextLF, this.nextCR, this.nextBS]; }
+  /** Continues from `end` as a scan that stopped there, with its `lines()`. */
+  restore(end: number, [lf, cr, bs]: [number, number, number]): void {
+    this.end = end;
+    this.nextLF = lf;
+    this.nextCR = cr;
+    this.nextBS = bs;
+  }
+
   getTokenOffset(): number { return this.offset; }
   getTokenLength(): number { return this.end - this.offset; }
   getTokenError(): number { return this.error; }
@@ -147,14 +158,98 @@ class FastTokens {
 /** A JSON number (linear: no nested quantifiers). */
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
-export function scanLocation(text: string, position: number): (CursorLocation & { token?: CursorToken }) | undefined {
+/** The fast scan's state after a token: a scan of the same text resumes from it for any position past `end`. */
+interface Checkpoint {
+  end: number;
+  path: Array<string | number>;
+  kinds: Array<'object' | 'array'>;
+  expect: Expect;
+  isAtPropertyKey: boolean;
+  lines: [number, number, number];
+}
+
+/**
+ * Scan states saved along one text, about every `step` characters, by the scans that went that
+ * far: a later scan of the same text (hover, completion, code actions on one version of a
+ * document) starts from the last state before its position instead of the start of the text
+ * (8 ms to the end of a 2 MB policy). Tokens that end before the position never decide the
+ * answer, so the state after them is the same whatever the position (a property test holds a
+ * scan with a memo to one without).
+ */
+export class ScanMemo {
+  readonly points: Checkpoint[] = [];
+  /**
+   * `base`: the memo of an earlier text, often the previous version of the same document. Its
+   * states are taken over while the text up to them (and the character after, which ends a word
+   * or a line comment) is the same in both: an edit near the end keeps most of them.
+   */
+  constructor(readonly text: string, readonly step = 16384, base?: ScanMemo) {
+    if (!base || base.step !== step) return;
+    let from = 0;
+    for (const p of base.points) {
+      if (p.end + 1 > text.length || text.slice(from, p.end + 1) !== base.text.slice(from, p.end + 1)) break;
+      // The line break and backslash searches looked past `end`, into text that may differ: searched again.
+      this.points.push({ ...p, lines: [-2, -2, -2] });
+      from = p.end + 1;
+    }
+  }
+}
+
+const memos = new WeakMap<object, ScanMemo>();
+/** The latest memo per file name, held weakly (a closed document's text is not kept), at most RECENT. */
+const recent = new Map<string, WeakRef<ScanMemo>>();
+const RECENT = 64;
+
+/**
+ * The memo of `text`, kept as long as `owner` (one parsed version of a document) is; a new one
+ * starts from the states of the last memo made for `name` that are still true of `text`.
+ */
+export function scanMemo(owner: object, text: string, name?: string): ScanMemo {
+  let memo = memos.get(owner);
+  if (memo && memo.text === text) return memo;
+  memo = new ScanMemo(text, undefined, name === undefined ? undefined : recent.get(name)?.deref());
+  memos.set(owner, memo);
+  if (name !== undefined) {
+    recent.delete(name);
+    recent.set(name, new WeakRef(memo));
+    if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
+  }
+  return memo;
+}
+
+export function scanLocation(text: string, position: number, memo?: ScanMemo): (CursorLocation & { token?: CursorToken }) | undefined {
   const scanner = new FastTokens(text);
-  const path: Array<string | number> = [];
-  const kinds: Array<'object' | 'array'> = [];
+  let path: Array<string | number> = [];
+  let kinds: Array<'object' | 'array'> = [];
   let expect = 'value' as Expect;
   let isAtPropertyKey = false;
+  const points = memo && memo.text === text ? memo.points : undefined;
+  let next = Infinity;
+  if (points && memo) {
+    // The last state strictly before the position (binary search: points are in text order).
+    let lo = 0, hi = points.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (points[mid].end < position) lo = mid + 1;
+      else hi = mid;
+    }
+    const from = lo > 0 ? points[lo - 1] : undefined;
+    if (from) {
+      scanner.restore(from.end, from.lines);
+      path = [...from.path];
+      kinds = [...from.kinds];
+      expect = from.expect;
+      isAtPropertyKey = from.isAtPropertyKey;
+    }
+    // New states only past the last one saved (a scan from an earlier state stops before it).
+    if (lo === points.length) next = (from ? from.end : 0) + memo.step;
+  }
   const done = () => ({ path, isAtPropertyKey });
   for (;;) {
+    if (scanner.end >= next && points && memo) {
+      points.push({ end: scanner.end, path: [...path], kinds: [...kinds], expect, isAtPropertyKey, lines: scanner.lines() });
+      next = scanner.end + memo.step;
+    }
     const token: number = scanner.scan();
     const offset = scanner.getTokenOffset();
     const length = scanner.getTokenLength();
@@ -248,8 +343,8 @@ function precededByOpen(text: string, offset: number): boolean {
 }
 
 /** The location at `position`, equal to jsonc-parser's `getLocation(text, position)` in `path` and `isAtPropertyKey`. */
-export function locationAt(text: string, position: number): CursorLocation {
-  const fast = scanLocation(text, position);
+export function locationAt(text: string, position: number, memo?: ScanMemo): CursorLocation {
+  const fast = scanLocation(text, position, memo);
   if (fast) return fast;
   const slow = getLocation(text, position);
   return { path: slow.path, isAtPropertyKey: slow.isAtPropertyKey };
