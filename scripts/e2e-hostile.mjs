@@ -346,11 +346,12 @@ export async function hostile({ entry, vsix, work, step, launchBrowser, userSett
           await box.waitFor({ timeout: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
           await box.fill(`>${title}`, { timeout: 5_000 });
           const label = page.locator('.quick-input-list .monaco-list-row .label-name').filter({ hasText: exact(title) }).first();
-          await label.waitFor({ timeout: Math.max(1000, deadline - Date.now()) });
+          // Bounded per attempt: a palette opened before the commands reached the workbench never shows them.
+          await label.waitFor({ timeout: Math.max(1000, Math.min(10_000, deadline - Date.now())) });
           await label.click({ timeout: 5_000 });
           return;
         } catch (e) {
-          if (attempt >= 3 || Date.now() >= deadline) throw e;
+          if (attempt >= 4 || Date.now() >= deadline) throw e;
           await page.keyboard.press('Escape');
         }
       }

@@ -3,13 +3,30 @@
 
 /** Page helpers of the workbench (the same gestures a person makes). */
 export function workbench(page) {
-  const palette = async (title) => {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor();
-    await page.keyboard.press('Enter');
+  /**
+   * Runs a command from the palette. The palette's list is made when it opens: opened before an
+   * extension's commands reach the workbench (a loaded machine, a fresh profile), it never shows
+   * them, so an attempt that finds no row within 10 s is closed and the palette opened again. The
+   * row whose label holds `title` is clicked (Enter could run a recent command shown before the
+   * filter applied).
+   */
+  const palette = async (title, timeout = 45_000) => {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      try {
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget input');
+        await input.waitFor({ timeout: 10_000 });
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        const label = page.locator('.quick-input-list .monaco-list-row .label-name').filter({ hasText: title }).first();
+        await label.waitFor({ timeout: Math.max(1_000, Math.min(10_000, deadline - Date.now())) });
+        await label.click({ timeout: 5_000 });
+        return;
+      } catch (e) {
+        if (Date.now() >= deadline) throw e;
+        await page.keyboard.press('Escape');
+      }
+    }
   };
   const input = async (text, title) => {
     if (title) await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor();
