@@ -2,6 +2,7 @@
  * The options of the client and of each call, and the one list of their names: the check of
  * unknown options reads it, and so does the test that holds the docs to it (test/options-docs.test.ts).
  */
+import { closeMatches } from '@netpolicy/core';
 import { ConfigError } from './errors';
 import type { RetryInfo } from './http';
 import type { SbomValidator } from './sbom-validator';
@@ -107,37 +108,11 @@ export function chosenSbomValidator(options: Pick<ClientOptions, 'sbomValidator'
 }
 
 /**
- * The known name a typo most likely meant: the nearest by optimal string alignment distance,
- * ignoring case, if within a third of the name's length (at least 1). The rule of core's
- * "did you mean" (packages/core/src/validate/suggest-names.ts), which core does not export.
+ * The known name a typo most likely meant: core's "did you mean" rule (`closeMatches`: the nearest
+ * by optimal string alignment distance, ignoring case, within a third of the name's length).
  */
 export function nearestName(name: string, known: readonly string[]): string | undefined {
-  const limit = Math.max(1, Math.floor(Math.min(name.length, 64) / 3));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const d = distance(name, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return bestDistance <= limit ? best : undefined;
-}
-
-/** Optimal string alignment distance, case-insensitive, over the first 64 characters. */
-function distance(a: string, b: string): number {
-  const s = a.slice(0, 64).toLowerCase();
-  const t = b.slice(0, 64).toLowerCase();
-  let before: number[] = [];
-  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= s.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= t.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) cur[j] = Math.min(cur[j], before[j - 2] + 1);
-    }
-    before = prev;
-    prev = cur;
-  }
-  return prev[t.length];
+  return closeMatches(name, known)[0];
 }
 
 /** A caller's key in a message: cut short, control characters and backquotes escaped. */

@@ -5,22 +5,9 @@
  * workspace folders added or removed.
  */
 import type { Connection } from 'vscode-languageserver';
-import type { Documents } from '../documents';
-import type { ServerHost } from '../host';
 import { WorkspaceTrustNotificationMethod, type NetpolicySettings, type WorkspaceTrustParams } from '../protocol';
-import type { Requests } from '../requests';
-import type { Session } from '../session';
-import type { WorkspaceCheck } from '../workspace-check';
-import type { Workspace } from '../workspace';
+import type { Parts } from './parts';
 
-interface Parts {
-  host: ServerHost;
-  session: Session;
-  workspace: Workspace;
-  documents: Documents;
-  requests: Requests;
-  check: WorkspaceCheck;
-}
 
 export function register(connection: Connection, { host, session, workspace, documents, requests, check }: Parts): void {
   connection.onDidChangeConfiguration(async (change) => {

@@ -8,23 +8,10 @@
 import { FIX_ALL_KIND } from '@netpolicy/language-service';
 import { CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
 import { PROJECT_CONFIG_FILE } from '@netpolicy/core';
-import type { Documents } from '../documents';
-import type { ServerHost } from '../host';
-import type { Requests } from '../requests';
-import type { Session } from '../session';
-import type { WorkspaceCheck } from '../workspace-check';
-import type { Workspace } from '../workspace';
+import type { Parts } from './parts';
 import { APPLY_EDIT_COMMAND } from './code-actions';
 import { followFolders } from './configuration';
 
-interface Parts {
-  host: ServerHost;
-  session: Session;
-  workspace: Workspace;
-  documents: Documents;
-  requests: Requests;
-  check: WorkspaceCheck;
-}
 
 /** Cancels every piece of work in flight; nothing more is scheduled, read or published. */
 export function stopWork({ session, workspace, documents, check }: Pick<Parts, 'session' | 'workspace' | 'documents' | 'check'>): void {
