@@ -10,7 +10,8 @@ import { canonicalJson } from '../json/canonical';
 import { parsePointer, valueAt } from '../validate/pointer';
 import { isKnownObservation, type AnyObservation } from '../trace/types';
 import { accessOf, describeAccess, type Decision } from './access';
-import { compilePolicy, type CompiledPolicy } from './evaluate';
+import { compiledFor, type CompiledPolicy } from './evaluate';
+import { checkPolicy } from '../validate/policy-check';
 import { ResolvedNames } from './resolved-names';
 import { enabledPresets, type EvalOptions } from './rules';
 
@@ -38,9 +39,10 @@ export class PolicyDiffer {
   /** The same under NEW. */
   readonly newUses = new Map<string, number>();
 
+  /** A policy that does not meet the schema is an `InputError` naming it (`oldPolicy`, `newPolicy`). */
   constructor(oldPolicy: Policy, newPolicy: Policy, options: EvalOptions = {}) {
-    this.old = compilePolicy(oldPolicy, options);
-    this.next = compilePolicy(newPolicy, options);
+    this.old = compiledFor(oldPolicy, options, 'PolicyDiffer', 'oldPolicy');
+    this.next = compiledFor(newPolicy, options, 'PolicyDiffer', 'newPolicy');
   }
 
   /** Starts a trace; pass the names of all its DNS answers when known (a first pass over it). */
@@ -111,6 +113,8 @@ const KINDS = [['sources', 'source'], ['connections', 'connection']] as const;
  * `usage` (from `PolicyDiffer`) fills in `uses`.
  */
 export function diffRules(oldPolicy: Policy, newPolicy: Policy, catalog: PresetCatalog, usage?: RuleUsage): RuleDiff {
+  checkPolicy(oldPolicy, 'diffRules', 'oldPolicy');
+  checkPolicy(newPolicy, 'diffRules', 'newPolicy');
   const added: RuleChange[] = [];
   const removed: RuleChange[] = [];
   const uses = (map: ReadonlyMap<string, number> | undefined, rule: string) => (map ? map.get(rule) ?? 0 : undefined);

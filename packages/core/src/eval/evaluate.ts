@@ -13,10 +13,14 @@ import {
 import { RepositoryIndex } from './repository-index';
 import { CidrTrie, HostTrie, UrlTrie } from './tries';
 import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
+import { checkPolicy } from '../validate/policy-check';
+import { expectOptions } from '../validate/input-error';
+import { checkAccess } from './inputs';
 
 /**
  * A policy with its rules indexed for evaluation: the cost of `evaluate` does not grow with the
- * number of rules. Build it with `compilePolicy`, which keeps one per policy object.
+ * number of rules. Build it with `compilePolicy`, which keeps one per policy object and checks the
+ * policy; the constructor takes the policy as it is (its model stays total on any object).
  */
 export class CompiledPolicy {
   readonly rules: PolicyRules;
@@ -266,18 +270,30 @@ function bestForConnection(candidates: readonly ConnEntry[], best: RuleRef | und
 
 const compiled = new WeakMap<object, { options: EvalOptions; value: CompiledPolicy }>();
 
-/** Builds the indexes of a policy once; `evaluate` reuses them for the same policy object. */
+/**
+ * Builds the indexes of a policy once; `evaluate` reuses them for the same policy object. A policy
+ * that does not meet the schema is an `InputError` with its first problem (checked once per object).
+ */
 export function compilePolicy(policy: Policy, options: EvalOptions = {}): CompiledPolicy {
-  const cached = compiled.get(policy);
+  return compiledFor(policy, options, 'compilePolicy');
+}
+
+/** `compilePolicy` for the entry point `fn` (named in the error of a policy that is not valid). */
+export function compiledFor(policy: Policy, options: EvalOptions, fn: string, argument = 'policy'): CompiledPolicy {
+  const cached = typeof policy === 'object' && policy !== null ? compiled.get(policy) : undefined;
   if (cached && cached.options.catalog === options.catalog) return cached.value;
+  // A policy in the cache was checked when it was compiled; a new one is checked here.
+  checkPolicy(policy, fn, argument);
+  expectOptions(options, fn);
   const value = new CompiledPolicy(policy, options);
   compiled.set(policy, { options, value });
   return value;
 }
 
-/** The model's decision for one access under a policy (D4). */
+/** The model's decision for one access under a policy (docs/evaluation-model.md). Synchronous. */
 export function evaluate(policy: Policy, access: Access, options: EvalOptions = {}): Decision {
-  return compilePolicy(policy, options).evaluate(access);
+  checkAccess(access, 'evaluate');
+  return compiledFor(policy, options, 'evaluate').evaluate(access);
 }
 
 export type { ParsedUrl };

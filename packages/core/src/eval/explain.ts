@@ -11,7 +11,10 @@ import { traceOf, type TraceDocument } from '../trace/document';
 import { isKnownObservation, type AnyObservation, type DnsObservation, type Observation, type TcpObservation, type Trace, type TraceHeader } from '../trace/types';
 import { accessOf, describeAccess, type Access } from './access';
 import { namesHost, withResolvedNames } from './host-names';
-import { CompiledPolicy, compilePolicy } from './evaluate';
+import { CompiledPolicy, compiledFor } from './evaluate';
+import { checkTraceArgument, isIterable } from './inputs';
+import { describeValue, expectOptions, InputError } from '../validate/input-error';
+import { checkPolicy } from '../validate/policy-check';
 import { fixFor, type DenialFix } from './fix';
 import { nearMiss, widening, type NearMiss } from './near-miss';
 import { ResolvedNames } from './resolved-names';
@@ -189,8 +192,9 @@ export class Explainer {
   private connectedOverflow = false;
   private lateDnsAnswers = false;
 
+  /** A policy that does not meet the schema is an `InputError` with its first problem. */
   constructor(readonly policy: Policy, private readonly options: ExplainOptions = {}) {
-    this.compiled = compilePolicy(policy, options);
+    this.compiled = compiledFor(policy, options, 'Explainer');
     this.only = options.only ?? 'all';
     this.keep = options.keep ?? true;
     this.deferDetails = options.deferDetails ?? false;
@@ -351,16 +355,24 @@ export class Explainer {
 }
 
 /**
- * Explains a trace: a parsed trace, a trace document as an object (the service's document, as
+ * Explains a trace, asynchronously (a Promise of the report; `explainTrace` is its synchronous
+ * twin for a trace in memory): a parsed trace, a trace document as an object (the service's document, as
  * `@netpolicy/client`'s `getNetworkTrace()` returns it in `data`, or `JSON.parse` of a trace file:
  * read like its text, see `traceOf`), its whole text, or a stream of chunks (strings or UTF-8
  * bytes). Streams are read observation by observation; memory stays bounded when `keep` is false
  * or `only` is `denied`. Names come from every DNS observation of the trace (D4): when an answer
  * arrives after a connection to its address, a trace held in memory or as text is explained a
  * second time with every answer known; a one-time stream cannot be, and its report says so
- * (`lateDnsAnswers`).
+ * (`lateDnsAnswers`). A policy that does not meet the schema, or a trace argument of another kind,
+ * rejects with an `InputError`; a trace that cannot be read, with a `TraceError` (one too).
  */
 export async function explain(policy: Policy, trace: Trace | TraceDocument | string | TraceChunks, options: ExplainOptions = {}): Promise<ExplainReport> {
+  checkPolicy(policy, 'explain');
+  checkTraceArgument(trace, 'explain', true);
+  expectOptions(options, 'explain');
+  if (typeof trace === 'object' && !('observations' in trace) && !isIterable(trace)) {
+    throw new InputError(`explain: trace must be a trace's text, a trace document, a Trace, or chunks of text; got ${describeValue(trace)} without \`observations\``, 'trace');
+  }
   if (typeof trace === 'object' && trace !== null && 'observations' in trace && Array.isArray((trace as Trace).observations)) {
     return explainTrace(policy, trace as Trace | TraceDocument, options);
   }
@@ -375,10 +387,16 @@ export async function explain(policy: Policy, trace: Trace | TraceDocument | str
 }
 
 /**
- * Synchronous explain of a parsed trace, a trace document as an object, or its text (every DNS
- * answer is known from the start). A document that is not a valid trace is a `TraceError`.
+ * Explains a trace held in memory, synchronously: a parsed trace, a trace document as an object,
+ * or its text (every DNS answer is known from the start). `explain` is the asynchronous form that
+ * also reads chunks. A policy that does not meet the schema, or a trace argument of another kind,
+ * is an `InputError` (the policy's first problem: message, `code`, `pointer`); a document that is
+ * not a valid trace is a `TraceError` (an `InputError` too).
  */
 export function explainTrace(policy: Policy, trace: Trace | TraceDocument | string, options: ExplainOptions = {}): ExplainReport {
+  checkPolicy(policy, 'explainTrace');
+  checkTraceArgument(trace, 'explainTrace', false);
+  expectOptions(options, 'explainTrace');
   const t = typeof trace === 'string' ? parseTrace(trace) : traceOf(trace);
   const names = new ResolvedNames();
   for (const o of t.observations) if (isKnownObservation(o) && o.protocol === 'dns') names.learn(o);

@@ -8,6 +8,8 @@ import { defaultPresetCatalog } from '../presets/catalog';
 import type { Connection, Policy, Source } from '../policy/types';
 import type { Access } from './access';
 import { CompiledPolicy, compilePolicy } from './evaluate';
+import { checkAccess } from './inputs';
+import { checkPolicy } from '../validate/policy-check';
 import { anyPermits } from './naive';
 import { connectionFor, sourceForRequest, sourceForSsh } from './recognise';
 import { itemRules, type EvalOptions } from './rules';
@@ -121,6 +123,8 @@ function presetToEnable(a: Access, enabled: readonly string[], options: EvalOpti
  * every step below reuses that one parse.
  */
 export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): DenialFix | null {
+  checkPolicy(policy, 'fixFor');
+  checkAccess(a, 'fixFor');
   if (a.kind === 'http' && parsed === undefined) parsed = parseUrl(a.url) ?? null;
   const secure = a.kind === 'http' ? httpsForm(a, parsed) : undefined;
   if (a.kind === 'http' && secure) {

@@ -6,7 +6,8 @@ import { policyTestsValidator } from '../generated/validators-policy-tests';
 import type { Policy } from '../policy/types';
 import type { Access, Decision } from './access';
 import { describeAccess } from './access';
-import { compilePolicy } from './evaluate';
+import { compiledFor } from './evaluate';
+import { describeValue, InputError } from '../validate/input-error';
 import type { EvalOptions } from './rules';
 
 /**
@@ -68,7 +69,10 @@ export function accessOfTest(t: PolicyTest): Access {
 
 /** Evaluates every test of a file against a policy, in order; a failed test's `message` says why in one sentence. */
 export function runPolicyTests(policy: Policy, file: PolicyTestFile, options: EvalOptions = {}): PolicyTestResult[] {
-  const compiled = compilePolicy(policy, options);
+  const compiled = compiledFor(policy, options, 'runPolicyTests');
+  if (typeof file !== 'object' || file === null || !Array.isArray(file.tests)) {
+    throw new InputError(`runPolicyTests: file must be a policy test file (checkPolicyTestFile of its parsed JSON), got ${describeValue(file)}${typeof file === 'object' && file !== null && !Array.isArray(file) ? ' without a `tests` array' : ''}`, 'file');
+  }
   return file.tests.map((t, index) => {
     const access = accessOfTest(t);
     const actual = compiled.evaluate(access);

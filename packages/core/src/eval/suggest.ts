@@ -15,6 +15,8 @@ import { connectionFor, ecosystemOf, literalRepositoryPattern, sourceForSsh } fr
 import { gitRepository, ociOperation, ociRepository, type EvalOptions } from './rules';
 import { originUrl, parseUrl } from './url';
 import { httpsForm } from './https-form';
+import { checkAccess, checkArray, isIterable } from './inputs';
+import { describeValue, expectOptions, InputError } from '../validate/input-error';
 
 export { httpsForm } from './https-form';
 
@@ -265,6 +267,8 @@ function connectionsFor(accesses: Access[]): Connection[] {
  * its own narrowest rule.
  */
 export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {}): Policy {
+  checkArray(accesses, 'suggestFromAccesses', 'accesses', 'accesses');
+  accesses.forEach((a, i) => checkAccess(a, 'suggestFromAccesses', `accesses[${i}]`));
   const catalog = options.catalog ?? defaultPresetCatalog;
   const { presets, rest } = presetsFor(accesses, options);
   const recognised = recogniseSources(rest);
@@ -291,6 +295,11 @@ export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {
 
 /** Suggests a policy from parsed observations (of one or more traces, each a separate array). */
 export function suggestPolicy(traces: Iterable<AnyObservation>[], options: SuggestOptions = {}): Policy {
+  checkArray(traces, 'suggestPolicy', 'traces', 'lists of observations (one per trace: parseTrace(text).observations)');
+  expectOptions(options, 'suggestPolicy');
+  traces.forEach((t, i) => {
+    if (!isIterable(t)) throw new InputError(`suggestPolicy: traces[${i}] must be a list of observations (parseTrace(text).observations), got ${describeValue(t)}`, 'traces');
+  });
   const s = new Suggester(options);
   for (const trace of traces) {
     s.beginTrace();

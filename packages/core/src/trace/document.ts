@@ -81,5 +81,6 @@ export function readTraceDocument(doc: unknown): Trace {
 
 /** A `Trace` as it is, a trace document read (`readTraceDocument`): one way in for both shapes. */
 export function traceOf(value: Trace | TraceDocument): Trace {
-  return isNormalisedTrace(value) ? value : readTraceDocument(value);
+  // Anything but an object with an `observations` array is refused by readTraceDocument (TraceError).
+  return isPlainObject(value) && Array.isArray(value.observations) && isNormalisedTrace(value) ? value : readTraceDocument(value);
 }

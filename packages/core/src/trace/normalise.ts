@@ -5,11 +5,15 @@
  */
 import { camelOf, COMMON_MEMBERS, JOB_MEMBERS, PROTOCOL_MEMBERS, REQUIRED_MEMBERS, TOP_MEMBERS, type MemberSpec, type MemberType } from './fields';
 import type { AnyObservation, TraceHeader, TraceJob } from './types';
+import { InputError } from '../validate/input-error';
 
-/** A trace that cannot be read: says where (observation index, member) and what is wrong. */
-export class TraceError extends Error {
+/**
+ * A trace that cannot be read: says where (observation index, member) and what is wrong. An
+ * `InputError` of the argument `trace`, so one `instanceof InputError` catches every input refused.
+ */
+export class TraceError extends InputError {
   constructor(message: string, readonly observationIndex?: number, readonly member?: string) {
-    super(message);
+    super(message, 'trace');
     this.name = 'TraceError';
   }
 }

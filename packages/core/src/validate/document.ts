@@ -7,6 +7,7 @@ import { findNodeAtOffset, getNodePath, parseTree, type Node } from 'jsonc-parse
 import { parseDocument } from './parse';
 import { LineIndex } from './positions';
 import { toPointer } from './pointer';
+import { expectString } from './input-error';
 import type { Diagnostic } from './types';
 
 /**
@@ -82,6 +83,7 @@ export function parsedText(text: string): string {
 
 /** Parses a policy file once: value, syntax diagnostics, and (lazily) the tree and line index. */
 export function parsePolicyDocument(text: string, options: ParseOptions = {}): PolicyDocument {
+  expectString(text, 'parsePolicyDocument', 'text');
   const source = parsedText(text);
   const jsonc = options.jsonc ?? isJsoncFile(options.fileName);
   const parsed = parseDocument(source, jsonc);

@@ -1,5 +1,6 @@
 export * from './types';
 export * from './validate';
+export { InputError } from './input-error';
 export * from './document';
 /** How deep containers may nest before a document is refused (json-syntax), and before the editor stops formatting it. */
 export { MAX_DEPTH } from './parse';

@@ -11,6 +11,9 @@ import { parsedText, parsePolicyDocument, type PolicyDocument } from './document
 import { locateMany, type RangeRequest } from './locate-many';
 import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from './schema-errors';
 import type { LintFinding } from '../lint/types';
+import type { Policy } from '../policy/types';
+import { expectOptions, expectString } from './input-error';
+import { noteSchemaChecked } from './policy-check';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
 /** How `validate` and `validateDocument` read a policy: JSON or JSONC, the preset catalog, lint and its severities. */
@@ -27,14 +30,34 @@ export interface ValidateOptions {
   severity?: SeverityOptions;
 }
 
-/** What `validate` returns: the parsed value, whether it is a valid policy, and every diagnostic. */
-export interface ValidateResult {
-  /** The parsed document (undefined when the text is not JSON). */
-  value: unknown;
-  /** True when there is no error-severity diagnostic: the value is a valid policy. */
-  valid: boolean;
+/**
+ * What `validate` returns when the text is a valid policy (no error-severity diagnostic):
+ * `value` is the `Policy`. Narrow on `valid`: `if (result.valid) explainTrace(result.value, ...)`.
+ */
+export interface ValidPolicyResult {
+  /** The parsed policy: it meets the schema, names only presets of the catalog, and no lint finding is an error. */
+  value: Policy;
+  /** Always true here: there is no error-severity diagnostic. */
+  valid: true;
+  /** Every diagnostic (warnings, information and hints; none is an error). */
   diagnostics: Diagnostic[];
 }
+
+/** What `validate` returns when the text is not a valid policy: the value as parsed, and at least one error diagnostic. */
+export interface InvalidPolicyResult {
+  /** The parsed document, whatever it is (undefined when the text is not JSON). */
+  value: unknown;
+  /** Always false here: at least one diagnostic is an error. */
+  valid: false;
+  /** Every diagnostic, sorted by offset. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * What `validate` returns: the parsed value, whether it is a valid policy, and every diagnostic.
+ * A discriminated union on `valid`: when it is true, `value` is typed `Policy`.
+ */
+export type ValidateResult = ValidPolicyResult | InvalidPolicyResult;
 
 /** Every diagnostic of a parsed document, sorted by offset then code. */
 export function validateDocument(doc: PolicyDocument, options: ValidateOptions = {}): Diagnostic[] {
@@ -47,7 +70,10 @@ export function validateDocument(doc: PolicyDocument, options: ValidateOptions =
   const found: Diagnostic[] = [];
   const requests: RangeRequest[] = [];
 
-  const schemaFindings = policyValidator(doc.value) ? [] : translateSchemaErrors(policyValidator.errors ?? [], doc.value);
+  const schemaValid = policyValidator(doc.value);
+  // The evaluator checks the policy it is handed (policy-check.ts); this object passed already.
+  if (schemaValid) noteSchemaChecked(doc.value);
+  const schemaFindings = schemaValid ? [] : translateSchemaErrors(policyValidator.errors ?? [], doc.value);
   schemaFindings.push(...presetNameFindings(doc.value, catalog));
   for (const f of schemaFindings) {
     requests.push({ pointer: f.pointer, target: f.target });
@@ -92,11 +118,19 @@ export function lintDiagnostic(f: LintFinding, severity: SeverityOptions): Diagn
   };
 }
 
-/** Parses and validates `text` (strict JSON or JSONC per `fileName`, D6). */
+/**
+ * Parses and validates a policy's text: strict JSON, or JSONC (comments and trailing commas) for a
+ * `fileName` ending in `.jsonc` or with `jsonc: true`. Synchronous. A `text` that is not a string
+ * is an `InputError` (to check an object, pass `JSON.stringify(value)`).
+ */
 export function validate(text: string, options: ValidateOptions = {}): ValidateResult {
+  expectString(text, 'validate', 'text', ' (the policy file\'s text; for an object, pass JSON.stringify(value))');
+  expectOptions(options, 'validate');
   const doc = parsePolicyDocument(text, { fileName: options.fileName, jsonc: options.jsonc });
   const diagnostics = validateDocument(doc, options);
-  return { value: doc.value, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+  return diagnostics.some((d) => d.severity === 'error')
+    ? { value: doc.value, valid: false, diagnostics }
+    : { value: doc.value as Policy, valid: true, diagnostics };
 }
 
 function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
