@@ -7,6 +7,7 @@ import { cyclonedxStrictValidator, type SbomValidator } from './sbom-validator';
 import { artifactQuery, jobQuery, type ArtifactSelector, type JobSelector } from './selectors';
 import { checkArtifactRecordShape, checkTraceShape } from './shapes';
 import type { ArtifactRecord, CycloneDxBom, NetworkTraceDocument } from './types';
+import { readTraceDocument, type Trace } from '@netpolicy/core';
 import { MEDIA_TYPES, PATHS } from './wire';
 
 /**
@@ -33,6 +34,19 @@ export interface ApiResult<T> {
 export interface SbomResult extends ApiResult<CycloneDxBom> {
   /** Whether the SBOM was validated as CycloneDX 1.7. */
   validated: boolean;
+}
+
+/**
+ * What `getTrace` returns: the service's document as `getNetworkTrace` gives it (`data`, `text`),
+ * and the same trace normalised by core (`trace`).
+ */
+export interface TraceResult extends ApiResult<NetworkTraceDocument> {
+  /**
+   * The trace as core's readers make it (`readTraceDocument(data)`): camelCase members whichever
+   * spelling the service sent, unknown members under `extra`, each observation with its `index`.
+   * What core's `explainTrace`, `PolicyDiffer` and `suggestPolicy` take.
+   */
+  trace: Trace;
 }
 
 /**
@@ -91,15 +105,25 @@ export class NetpolicyClient {
   }
 
   /**
-   * The job metadata and every observed network access of a terminal job (D1 shape checked).
-   * `data` is the service's document (wire names), not core's normalised `Trace`: core's
-   * `explain(policy, data)` and `readTraceDocument(data)` read it as they read its `text`.
+   * The job metadata and every observed network access of a terminal job (its shape checked).
+   * `data` is the service's document as sent (members in snake_case or camelCase), not core's
+   * normalised `Trace`: core's `explain(policy, data)` and `readTraceDocument(data)` read it as they
+   * read its `text`; `getTrace` gives both in one call.
    */
   getNetworkTrace(selector: JobSelector, call: CallOptions = {}): Promise<ApiResult<NetworkTraceDocument>> {
     return this.#guard(this.#getNetworkTrace(selector, call));
   }
 
-  /** Which jobs published an artifact: identity, direct contents, publications newest first (D2 shape checked). */
+  /**
+   * The network trace of a terminal job, as `getNetworkTrace` gives it and normalised by core's
+   * reader (`trace`: camelCase members whichever spelling the service sent). A document core cannot
+   * read is an `ApiError` of kind `invalid-response`.
+   */
+  getTrace(selector: JobSelector, call: CallOptions = {}): Promise<TraceResult> {
+    return this.#guard(this.#getTrace(selector, call));
+  }
+
+  /** Which jobs published an artifact: identity, direct contents, publications newest first (its shape checked). */
   findArtifact(selector: ArtifactSelector, call: CallOptions = {}): Promise<ApiResult<ArtifactRecord>> {
     return this.#guard(this.#findArtifact(selector, call));
   }
@@ -144,6 +168,19 @@ export class NetpolicyClient {
   async #getNetworkTrace(selector: JobSelector, call: CallOptions): Promise<ApiResult<NetworkTraceDocument>> {
     const raw = await this.#get(PATHS.networkTrace, jobQuery(selector), `${MEDIA_TYPES.json}, ${MEDIA_TYPES.problem}`, call);
     return this.#checkedJson<NetworkTraceDocument>(raw, 'network trace', checkTraceShape);
+  }
+
+  async #getTrace(selector: JobSelector, call: CallOptions): Promise<TraceResult> {
+    const result = await this.#getNetworkTrace(selector, call);
+    let trace: Trace;
+    try {
+      trace = readTraceDocument(result.data);
+    } catch (error) {
+      // A TraceError (by name: an ES module and a CommonJS copy of core are different classes).
+      if (!(error instanceof Error && error.name === 'TraceError')) throw error;
+      throw new ApiError(`the network trace cannot be read: ${error.message}`, { kind: 'invalid-response', status: 200, reasons: [error.message], attempts: result.attempts });
+    }
+    return { ...result, trace };
   }
 
   async #findArtifact(selector: ArtifactSelector, call: CallOptions): Promise<ApiResult<ArtifactRecord>> {

@@ -3,7 +3,7 @@
  * artifact lookup). Runs in Node and in browsers: platform fetch, AbortController, TextDecoder.
  * @module @netpolicy/client
  */
-export { MAX_TIMEOUT_MS, NetpolicyClient, mediaType, type ClientOptions, type CallOptions, type ApiResult, type SbomResult } from './client';
+export { MAX_TIMEOUT_MS, NetpolicyClient, mediaType, type ClientOptions, type CallOptions, type ApiResult, type SbomResult, type TraceResult } from './client';
 export { ApiError, ConfigError, NetpolicyError, SelectorError, isProblem, type ErrorKind, type Problem } from './errors';
 export { isLoopbackHost, parseHttpDate, parseRetryAfter, type RetryInfo } from './http';
 export { FRAGMENT_LENGTH, MIN_TOKEN_LENGTH, redact } from './redact';

@@ -11,14 +11,29 @@ export interface CycloneDxBom {
   [member: string]: unknown;
 }
 
-/** D1 job metadata. */
-export interface TraceJob {
+/**
+ * The `job` of a network trace document as the service sends it. Each member may come in either
+ * spelling: snake_case (the service's documented names) or camelCase (`jobId`, `runId`: the
+ * bundled `netpolicy serve` sends some traces so, and core's reader accepts both). Read the job
+ * normalised instead through `getTrace()`'s `trace.job` (core's `TraceJob`).
+ */
+export interface NetworkTraceJob {
   provider?: string;
   repository?: string;
+  /** Decimal string, 0 to 18446744073709551615. */
   job_id?: string;
+  /** `job_id` in camelCase. */
+  jobId?: string;
   job_name?: string;
+  /** `job_name` in camelCase. */
+  jobName?: string;
+  /** Decimal string, 0 to 18446744073709551615. */
   run_id?: string;
+  /** `run_id` in camelCase. */
+  runId?: string;
   run_attempt?: number;
+  /** `run_attempt` in camelCase. */
+  runAttempt?: number;
   workflow?: string;
   branch?: string;
   commit?: string;
@@ -26,17 +41,36 @@ export interface TraceJob {
   [member: string]: unknown;
 }
 
-/** One observation as received (snake_case per D1, or camelCase; core's trace reader normalises). */
+/**
+ * The old name of `NetworkTraceJob`, the job as sent (in either spelling).
+ * @deprecated Use `NetworkTraceJob`; core's `TraceJob` is the normalised job. This alias goes in
+ * the next release.
+ */
+export type TraceJob = NetworkTraceJob;
+
+/**
+ * One observation as received: `protocol` and `sequence`, and every other member in snake_case or
+ * camelCase (`remote_ip` or `remoteIp`); core's trace reader normalises (`getTrace()`'s `trace`).
+ */
 export interface TraceObservation {
   protocol: string;
   sequence: number;
+  /** RFC 3339 time. */
+  observed_at?: string;
+  /** `observed_at` in camelCase. */
+  observedAt?: string;
   [member: string]: unknown;
 }
 
-/** D1 network trace document. */
+/**
+ * The network trace document as the service sends it (its members in snake_case or camelCase,
+ * unknown members kept). Core's `explain`, `explainTrace` and `readTraceDocument` take it as it is.
+ */
 export interface NetworkTraceDocument {
   schema_version?: string;
-  job: TraceJob;
+  /** `schema_version` in camelCase. */
+  schemaVersion?: string;
+  job: NetworkTraceJob;
   observations: TraceObservation[];
   [member: string]: unknown;
 }
@@ -55,7 +89,7 @@ export type PublicationMetadata =
   | { kind: 'ci_cache'; key: string; size: number; version: string; [member: string]: unknown }
   | { kind: string; [member: string]: unknown };
 
-/** D2 publication. */
+/** One publication of an artifact: when it was accepted, by which job, and what was put where. */
 export interface Publication {
   id: string;
   accepted_at: string;
@@ -65,7 +99,7 @@ export interface Publication {
   [member: string]: unknown;
 }
 
-/** D2 artifact identity. */
+/** An artifact's identity (digest and kind) and its publications, newest first. */
 export interface ArtifactIdentity {
   id: string;
   digest_algorithm: 'sha256' | 'sha512';
@@ -75,14 +109,14 @@ export interface ArtifactIdentity {
   [member: string]: unknown;
 }
 
-/** D2 contained artifact: the identity plus what the parent declares. */
+/** An artifact directly contained in another (an image of an index): its identity plus what the parent declares. */
 export interface ContainedArtifact extends ArtifactIdentity {
   media_type: string;
   index: number;
   size: number;
 }
 
-/** D2 artifact record. */
+/** What the artifact lookup returns: the artifact's identity, its publications and its direct contents. */
 export interface ArtifactRecord extends ArtifactIdentity {
   contents: ContainedArtifact[];
 }

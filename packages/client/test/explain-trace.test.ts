@@ -2,8 +2,8 @@
 // explain gives the report of the same trace as text (issue 22.3), as docs/client.md shows.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { explain, type Policy } from '@netpolicy/core';
-import { NetpolicyClient } from '../src/index';
+import { explain, explainTrace, readTraceDocument, type Policy } from '@netpolicy/core';
+import { ApiError, NetpolicyClient } from '../src/index';
 
 const root = new URL('../../../fixtures/service/', import.meta.url).pathname;
 const policy = JSON.parse(readFileSync(`${root}policies/acme-webapp.netpolicy.json`, 'utf8')) as Policy;
@@ -25,4 +25,36 @@ describe('getNetworkTrace() then explain()', () => {
       if (job === 'webapp/1001') expect(fromText.summary).toMatchObject({ allowed: 3, denied: 2, disagreements: 0 });
     });
   }
+});
+
+describe('getTrace(): the document as sent, and the trace normalised by core in one call', () => {
+  it('acme/api sends camelCase members: the document has them as sent, the trace in core\'s names', async () => {
+    const file = readFileSync(`${root}jobs/ciprovider/acme/api/18446744073709551615/trace.json`, 'utf8');
+    const client = new NetpolicyClient({ baseUrl: 'http://127.0.0.1:1', token: 'demo-token-valid', fetch: serving(file) });
+    const { data, text, trace } = await client.getTrace({ repo: 'acme/api', jobId: '18446744073709551615' });
+    expect(text).toBe(file);
+    expect({ snake: data.job.job_id, camel: data.job.jobId }).toEqual({ snake: undefined, camel: '18446744073709551615' });
+    expect(trace.job).toMatchObject({ jobId: '18446744073709551615', runId: '18446744073709551614', runAttempt: 1 });
+    expect(trace).toEqual(readTraceDocument(data));
+    expect(explainTrace(policy, trace)).toEqual(await explain(policy, text));
+  });
+
+  it('acme/webapp sends snake_case: the same trace shape', async () => {
+    const file = readFileSync(`${root}jobs/ciprovider/acme/webapp/1001/trace.json`, 'utf8');
+    const client = new NetpolicyClient({ baseUrl: 'http://127.0.0.1:1', token: 'demo-token-valid', fetch: serving(file) });
+    const { data, trace } = await client.getTrace({ repo: 'acme/webapp', jobId: '1001' });
+    expect({ snake: data.job.job_id, camel: data.job.jobId }).toEqual({ snake: '1001', camel: undefined });
+    expect(trace.job?.jobId).toBe('1001');
+    expect(trace.observations[0]).toMatchObject({ index: 0, protocol: expect.any(String) });
+  });
+
+  it('a document core cannot read is an ApiError of kind invalid-response', async () => {
+    // The shape check takes any decimal string; core's reader, 40 digits at most.
+    const doc = { job: {}, observations: [{ protocol: 'http', observed_at: '2025-01-01T00:00:00Z', sequence: 0, url: 'https://x.example/', response_body_size: '1'.repeat(41) }] };
+    const client = new NetpolicyClient({ baseUrl: 'http://127.0.0.1:1', fetch: serving(JSON.stringify(doc)) });
+    await expect(client.getNetworkTrace({ repo: 'acme/webapp', jobId: '1' })).resolves.toMatchObject({ data: doc });
+    const error = await client.getTrace({ repo: 'acme/webapp', jobId: '1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'invalid-response', status: 200, message: expect.stringMatching(/^the network trace cannot be read: .*response_body_size/) });
+  });
 });
