@@ -8,7 +8,8 @@
 // trace, the language server over stdio, each library imported from an ES module and required
 // from CommonJS (also with Node's require(esm) turned off), and a consumer program type-checked
 // under "nodenext" and under "bundler", both with strict, noUncheckedIndexedAccess and
-// exactOptionalPropertyTypes and skipLibCheck off.
+// exactOptionalPropertyTypes and skipLibCheck off; then the examples of the library docs are
+// compiled and run there, their output compared with the docs (scripts/doc-examples.mjs).
 //
 // What it installs from the registry (typescript, @types/node and the packages' dependencies) is
 // cached in $XDG_CACHE_HOME/netpolicy-release-check (default ~/.cache), so a second run needs no
@@ -19,6 +20,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PACKAGES, buildForPack, packAll } from './pack.mjs';
+import { checkDocExamples } from './doc-examples.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -297,7 +299,8 @@ const first: Diagnostic | undefined = diagnostics[0];
 const at = new LineIndex('{}').positionAt(first?.offset ?? 0);
 const line: number = at.line;
 if (result.valid) {
-  const report: ExplainReport = explainTrace(result.value as Policy, '{"observations":[]}');
+  const policy: Policy = result.value;   // narrowed by \`valid\`: no cast
+  const report: ExplainReport = explainTrace(policy, '{"observations":[]}');
   const denied: number = report.summary.denied;
   console.log(denied, line);
 }
@@ -316,7 +319,7 @@ import { startServer } from '@netpolicy/language-server';
 import { DenialsRequestMethod } from '@netpolicy/language-server/protocol';
 import '@netpolicy/language-server/node';`;
 const strict = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, noEmit: true, target: 'ES2022', forceConsistentCasingInFileNames: true };
-step('types: a consumer under nodenext (ESM and CJS) and bundler, the examples of docs/api.md and the READMEs');
+step('types: a consumer under nodenext (ESM and CJS) and bundler');
 {
   const types = join(consumer, 'types');
   mkdirSync(join(types, 'nodenext'), { recursive: true });
@@ -327,23 +330,20 @@ step('types: a consumer under nodenext (ESM and CJS) and bundler, the examples o
   // A browser app: no Node types at all (core, client and the language service run in browsers).
   writeFileSync(join(types, 'bundler/app.ts'), consumerTs(esmImports.replace(/^import .*language-server.*$/gm, '').replace(/^/, "import { startServer } from '@netpolicy/language-server';\nimport { DenialsRequestMethod } from '@netpolicy/language-server/protocol';\n")));
   writeFileSync(join(types, 'bundler/tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: [] }, include: ['*.ts'] }, null, 2));
-  // The examples of docs/api.md and of each package's README, as modules (`text`, `traceText`
-  // and `policy` stand for what the reader has at hand).
-  mkdirSync(join(types, 'docs'), { recursive: true });
-  writeFileSync(join(types, 'docs/globals.d.ts'), 'declare const text: string;\ndeclare const traceText: string;\ndeclare const policy: unknown;\n');
-  let snippets = 0;
-  for (const doc of ['docs/api.md', ...PACKAGES.map((p) => `packages/${p}/README.md`)]) {
-    for (const [, code] of readFileSync(join(root, doc), 'utf8').matchAll(/^```ts\n([^]*?)^```$/gm)) {
-      writeFileSync(join(types, `docs/${doc.replace(/\W+/g, '-')}-${++snippets}.mts`), `${code}export {};\n`);
-    }
-  }
-  writeFileSync(join(types, 'docs/tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, module: 'nodenext', moduleResolution: 'nodenext', lib: ['ES2022'], types: ['node'] }, include: ['*.mts', '*.d.ts'] }, null, 2));
   const tsc = join(consumer, 'node_modules/typescript/bin/tsc');
-  for (const mode of ['nodenext', 'bundler', 'docs']) {
+  for (const mode of ['nodenext', 'bundler']) {
     const r = runIn(join(types, mode), process.execPath, [tsc, '-p', '.']);
     check(r.status === 0, `tsc (${mode}):\n${output(r).slice(0, 4000)}`);
   }
-  done(`${snippets} examples`);
+  done();
+}
+
+// ---- the docs' examples (scripts/doc-examples.mjs) -----------------------------------------
+step('examples of docs/api.md, docs/client.md and the READMEs: compiled, run, output compared');
+{
+  const r = await checkDocExamples({ root, consumer, env: cleanEnv });
+  for (const f of r.failures) fail(f);
+  done(`${r.examples} examples${r.notRun.length ? `; not run: ${r.notRun.join(', ')}` : ''}`);
 }
 
 finish();
