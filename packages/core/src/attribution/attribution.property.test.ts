@@ -16,7 +16,7 @@ import { attributeNaive } from './naive';
 import type { MatchKind } from './types';
 
 interface Printed { url?: string; ssh?: { host: string; repositoryPath: string }; kind: MatchKind }
-interface Generated { eco: string; purl: string; name: string; version: string; key: string; forms: Printed[] }
+interface Generated { eco: string; purl: string; name: string; version: string; key: string; forms: Printed[]; group?: string }
 
 const lower = 'abcdefghijklmnopqrstuvwxyz';
 const word = (chars: string, min = 1, max = 8) => fc.string({ unit: fc.constantFrom(...chars), minLength: min, maxLength: max });
@@ -106,11 +106,13 @@ const oci = fc.tuple(fc.constantFrom('registry.example.com', 'ghcr.example.io'),
     };
   });
 
-const apk = fc.tuple(word(lower + '0123456789-', 1, 10).filter((n) => /^[a-z]/.test(n) && !n.endsWith('-')), fc.tuple(fc.nat(9), fc.nat(9), fc.nat(9)))
-  .map(([name, [a, b, r]]): Generated => {
+// Older syft's `pkg:alpine/`, cnquery's build time as an epoch: the same package.
+const apk = fc.tuple(word(lower + '0123456789-', 1, 10).filter((n) => /^[a-z]/.test(n) && !n.endsWith('-')), fc.tuple(fc.nat(9), fc.nat(9), fc.nat(9)), fc.constantFrom('apk', 'alpine'), fc.option(fc.integer({ min: 1600000000, max: 1800000000 }), { nil: undefined }))
+  .map(([name, [a, b, r], type, epoch]): Generated => {
     const v = `${a}.${b}-r${r}`;
+    const written = epoch !== undefined ? `${epoch}:${v}` : v;
     return {
-      eco: 'apk', purl: purlOf('apk', 'alpine', name, v, { arch: 'x86_64' }), name, version: v, key: name,
+      eco: 'apk', purl: purlOf(type, 'alpine', name, written, { arch: 'x86_64', ...(epoch !== undefined ? { epoch: String(epoch) } : {}) }), name, version: written, key: name,
       forms: [{ url: `https://dl-cdn.alpinelinux.org/alpine/v3.20/main/x86_64/${name}-${v}.apk`, kind: 'purl' }],
     };
   });
@@ -139,7 +141,23 @@ const git = fc.tuple(word(lower + '0123456789-', 1, 8).filter((n) => /^[a-z0-9]/
     };
   });
 
-const anyPackage = fc.oneof(npm, pypi, cargo, golang, gem, oci, apk, deb, git);
+const mavenWord = word(lower + '0123456789', 1, 8).filter((w) => /^[a-z]/.test(w));
+const maven = fc.tuple(fc.array(mavenWord, { minLength: 1, maxLength: 3 }), word(lower + '0123456789-', 1, 10).filter((n) => /^[a-z]/.test(n) && !n.endsWith('-')), semver, fc.constantFrom('', '.Final', '.RELEASE'))
+  .map(([groupParts, artifact, v0, suffix]): Generated => {
+    const group = groupParts.join('.');
+    const v = v0 + suffix;
+    const dir = `https://repo1.maven.org/maven2/${groupParts.join('/')}/${artifact}`;
+    return {
+      eco: 'maven', purl: purlOf('maven', group, artifact, v, { type: 'jar' }), name: artifact, version: v, key: `${group}/${artifact}`, group,
+      forms: [
+        { url: `${dir}/${v}/${artifact}-${v}.jar`, kind: 'purl' },
+        { url: `${dir}/${v}/${artifact}-${v}.pom.sha1`, kind: 'purl' },
+        { url: `${dir}/maven-metadata.xml`, kind: 'name-only' },
+      ],
+    };
+  });
+
+const anyPackage = fc.oneof(npm, pypi, cargo, golang, gem, maven, oci, apk, deb, git);
 
 /**
  * How a component is written: with its purl; without (name and version only: matched `name-only`
@@ -163,6 +181,7 @@ function sbomOf(list: Generated[], styles: Style[]): unknown {
       const last = g.forms[g.forms.length - 1];
       if (s === 'dist') c.externalReferences = [...(last.url !== undefined ? [{ type: 'distribution', url: last.url }] : []), { type: 'distribution', url: artifactUrl(i) }];
       if (s === 'plain' && g.eco === 'npm' && g.key.startsWith('@')) { c.group = g.key.slice(0, g.key.indexOf('/')); }
+      if (s === 'plain' && g.group !== undefined) c.group = g.group;
       return c;
     }),
   };

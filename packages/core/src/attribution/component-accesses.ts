@@ -48,6 +48,14 @@ function registryAccesses(c: SbomComponent): Access[] {
       const ref = v ?? k.tag;
       return ref !== undefined ? [http(`https://${registry}/v2/${k.ociRepository}/manifests/${ref}`)] : [];
     }
+    case 'maven': {
+      // `group/artifact`: the POM of the version (every classifier's), else the artifact's metadata.
+      const slash = k.name.lastIndexOf('/');
+      if (slash <= 0) return [];
+      const artifact = k.name.slice(slash + 1);
+      const base = `https://${host ?? 'repo1.maven.org/maven2'}/${k.name.slice(0, slash).split('.').join('/')}/${artifact}`;
+      return [http(v !== undefined ? `${base}/${v}/${artifact}-${v}.pom` : `${base}/maven-metadata.xml`)];
+    }
     case 'apk':
       return v !== undefined ? [http(`https://dl-cdn.alpinelinux.org/alpine/latest-stable/main/x86_64/${k.name}-${v}.apk`)] : [];
     case 'deb': {

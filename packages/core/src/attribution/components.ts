@@ -7,16 +7,19 @@
  */
 import { PackageURL } from 'packageurl-js';
 import { parseUrl, type ParsedUrl } from '../eval/url';
-import { normaliseName, normaliseVersion, ociHost, ociRepositoryPath } from './names';
-import { repoKey, repoKeyOfUrl } from './repo-key';
+import { mavenBaseOf } from './maven';
+import { normaliseName, normaliseRef, normaliseVersion, ociHost, ociRepositoryPath } from './names';
+import { gitRefOfUrl, isGitRemote, repoKey, repoKeyOfUrl } from './repo-key';
 import type { Ecosystem } from './types';
 
 /** What a purl says, normalised as the URL forms are (names.ts). */
 export interface PurlKeys {
   eco: Ecosystem;
-  /** Normalised name: npm `@scope/name`, a Go module path, an OCI repository's last segment. */
+  /** Normalised name: npm `@scope/name`, a Go module path, Maven `group/artifact`, an OCI repository's last segment. */
   name: string;
   version?: string;
+  /** Maven: the `classifier` qualifier. */
+  classifier?: string;
   /** OCI: the `tag` qualifier. */
   tag?: string;
   /** OCI: `repository_url` as host and repository path (compared when present). */
@@ -39,16 +42,29 @@ export interface SbomComponent {
   keys?: PurlKeys;
   /** Distribution URLs (external references, the purl's `download_url`), as `urlKey` gives them. */
   distribution: string[];
-  /** Repository keys of `vcs` references and the purl's `vcs_url`. */
+  /** Repository keys of `vcs` references, the purl's `vcs_url` and git URLs among distribution references. */
   vcs: string[];
-  /** Registry hosts this component names (`repository_url`, distribution references), by ecosystem. */
+  /**
+   * The revisions those references name (a `#REF` fragment, a `vcs_url`'s `@REF`), as
+   * `refKey(repository key, normaliseRef(REF))`.
+   */
+  vcsRefs: string[];
+  /**
+   * The registry this component names (`repository_url`, else its first distribution reference):
+   * a host; for Maven a repository base, `host/path`.
+   */
   registryHost?: string;
 }
 
 const GIT_PURL_HOSTS: ReadonlyMap<string, string> = new Map([['github', 'github.com'], ['gitlab', 'gitlab.com'], ['bitbucket', 'bitbucket.org']]);
 const ECOSYSTEM_OF_TYPE: ReadonlyMap<string, Ecosystem> = new Map<string, Ecosystem>([
-  ['npm', 'npm'], ['pypi', 'pypi'], ['cargo', 'cargo'], ['golang', 'golang'], ['gem', 'gem'], ['oci', 'oci'], ['apk', 'apk'], ['deb', 'deb'],
+  ['npm', 'npm'], ['pypi', 'pypi'], ['cargo', 'cargo'], ['golang', 'golang'], ['gem', 'gem'], ['maven', 'maven'], ['oci', 'oci'], ['apk', 'apk'], ['deb', 'deb'],
+  // Older syft wrote Alpine packages as `pkg:alpine/NAME@VERSION`.
+  ['alpine', 'apk'],
 ]);
+
+/** A repository key and a revision as one key (`vcsRefs`). */
+export const refKey = (repo: string, ref: string): string => `${repo}\u0000${ref}`;
 /** A purl longer than this is not read (it names nothing a URL form could). */
 const MAX_PURL = 4096;
 
@@ -107,10 +123,14 @@ export function purlKeys(purl: string): { keys?: PurlKeys; downloadUrl?: string;
   const eco = ECOSYSTEM_OF_TYPE.get(type);
   if (eco === undefined) return out;
   let name: string;
-  if (eco === 'npm' || eco === 'golang') name = p.namespace ? `${p.namespace}/${p.name}` : p.name;
+  if (eco === 'npm' || eco === 'golang' || eco === 'maven') name = p.namespace ? `${p.namespace}/${p.name}` : p.name;
   else name = p.name; // pypi, cargo, gem, oci, apk, deb: the namespace (a distribution) is not in the URL
   const keys: PurlKeys = { eco, name: normaliseName(eco, name) };
   if (version !== undefined) keys.version = normaliseVersion(eco, version);
+  if (eco === 'maven') {
+    const classifier = qualifier(p, 'classifier');
+    if (classifier !== undefined) keys.classifier = classifier;
+  }
   if (eco === 'oci') {
     keys.tag = qualifier(p, 'tag');
     const repositoryUrl = out.repositoryUrl;
@@ -130,6 +150,12 @@ export function purlKeys(purl: string): { keys?: PurlKeys; downloadUrl?: string;
 }
 
 const VCS_TYPES = new Set(['vcs']);
+
+/** The group of a Maven key `group/artifact`. */
+function mavenGroup(key: string): string | undefined {
+  const slash = key.lastIndexOf('/');
+  return slash > 0 ? key.slice(0, slash) : undefined;
+}
 const DISTRIBUTION_TYPES = new Set(['distribution', 'source-distribution']);
 
 type PurlRead = ReturnType<typeof purlKeys>;
@@ -157,7 +183,7 @@ function readComponent(c: object, order: number, purls: Map<string, PurlRead>): 
   const version = str(c, 'version');
   if (name === undefined) return undefined;
   const group = str(c, 'group');
-  const out: SbomComponent = { order, name, fullName: group !== undefined ? `${group}/${name}` : name, distribution: [], vcs: [] };
+  const out: SbomComponent = { order, name, fullName: group !== undefined ? `${group}/${name}` : name, distribution: [], vcs: [], vcsRefs: [] };
   const bomRef = str(c, 'bom-ref');
   if (bomRef !== undefined) out.bomRef = bomRef;
   if (purl !== undefined) out.purl = purl;
@@ -170,9 +196,14 @@ function readComponent(c: object, order: number, purls: Map<string, PurlRead>): 
   };
   const vcs = (text: string | undefined): void => {
     const k = text !== undefined ? repoKeyOfUrl(text) : undefined;
-    if (k !== undefined) pushNew(out.vcs, (sets ??= new Map()), k);
+    if (k === undefined) return;
+    pushNew(out.vcs, (sets ??= new Map()), k);
+    const ref = gitRefOfUrl(text!);
+    if (ref !== undefined) pushNew(out.vcsRefs, sets, refKey(k, normaliseRef(ref)));
   };
-  dist(read?.downloadUrl);
+  // A git URL as a distribution reference (npm's `git+ssh://...#COMMIT`) names a repository and a revision.
+  const distOrVcs = (text: string | undefined): void => (text !== undefined && isGitRemote(text) ? vcs(text) : dist(text));
+  distOrVcs(read?.downloadUrl);
   vcs(read?.vcsUrl);
   const refs = own(c, 'externalReferences');
   if (Array.isArray(refs)) {
@@ -181,18 +212,23 @@ function readComponent(c: object, order: number, purls: Map<string, PurlRead>): 
       const type = str(refs[i], 'type');
       const url = str(refs[i], 'url');
       if (type === undefined || url === undefined) continue;
-      if (DISTRIBUTION_TYPES.has(type)) dist(url);
+      if (DISTRIBUTION_TYPES.has(type)) distOrVcs(url);
       else if (VCS_TYPES.has(type)) vcs(url);
     }
   }
+  const maven = read?.keys?.eco === 'maven';
   if (read?.repositoryUrl !== undefined) {
     const bare = read.repositoryUrl.replace(/^[a-z]+:\/\//i, '');
-    const host = bare.split('/')[0].toLowerCase();
-    if (host.length > 0) out.registryHost = host;
+    const slash = bare.indexOf('/');
+    const host = (slash >= 0 ? bare.slice(0, slash) : bare).toLowerCase();
+    if (host.length > 0) out.registryHost = maven ? mavenBaseOf(host, slash >= 0 ? bare.slice(slash) : '', undefined, '') : host;
   } else if (out.distribution.length > 0) {
     const k = out.distribution[0];
     const u = parseUrl(k);
-    if (u) out.registryHost = u.host;
+    if (u) {
+      const key = maven ? read!.keys!.name : '';
+      out.registryHost = maven ? mavenBaseOf(u.host, u.path, mavenGroup(key), key.slice(key.lastIndexOf('/') + 1)) : u.host;
+    }
   }
   return out;
 }

@@ -15,7 +15,7 @@ const code = (cell: string) => /^`([^`]+)`$/.exec(cell)?.[1];
 
 describe('docs/attribution.md', () => {
   it('has a row for every ecosystem', () => {
-    expect([...new Set(rows.map((r) => r[0]))]).toEqual(['npm', 'PyPI', 'crates', 'Go', 'RubyGems', 'OCI', 'Alpine', 'Debian', 'git']);
+    expect([...new Set(rows.map((r) => r[0]))]).toEqual(['npm', 'PyPI', 'crates', 'Go', 'RubyGems', 'OCI', 'Alpine', 'Maven', 'Debian', 'git']);
   });
 
   for (const row of rows) {

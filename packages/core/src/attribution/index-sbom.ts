@@ -12,10 +12,9 @@
  * reaches: the answer is then part of the full one, never an entry the full one lacks.
  */
 import type { Access } from '../eval/access';
-import { readSbomComponents, type SbomComponent } from './components';
-import { claimsOfAccess, finish, judge, registryHosts, UNATTRIBUTED, type AccessClaims } from './match';
+import { readSbomComponents, refKey, type SbomComponent } from './components';
+import { claimsOfAccess, finish, judge, sbomContext, UNATTRIBUTED, type AccessClaims, type ContextOptions, type SbomContext } from './match';
 import { normaliseVersion, pep503 } from './names';
-import type { RegistryHosts } from './url-forms';
 import type { ComponentMatch, Ecosystem, MatchKind } from './types';
 
 /** An SBOM indexed once (`indexSbom`) to attribute many accesses to the components they fetched. */
@@ -30,8 +29,11 @@ export interface SbomIndex {
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[];
 }
 
+/** Options of `indexSbom`. */
+export interface IndexSbomOptions extends ContextOptions {}
+
 /** Options of `indexSbomWith`. */
-export interface SbomIndexOptions {
+export interface SbomIndexOptions extends IndexSbomOptions {
   /**
    * Components judged for one access at most (default `MAX_CANDIDATES`). Beyond it, an access
    * could match more components than a report can show: the strongest found first are kept.
@@ -72,6 +74,8 @@ class Versions {
 class OciImages {
   /** By `digest`, host and repository (`''` for those the purl does not give). */
   readonly byDigest = new Map<string, List>();
+  /** By `digest` alone: a pull of that digest from elsewhere (`oci-digest`). */
+  readonly byDigestAnywhere = new Map<string, List>();
   /** By host, repository and tag: those with a `repository_url` and a `tag`. */
   readonly byTag = new Map<string, List>();
   /** By host and repository: those with a `repository_url`. */
@@ -104,6 +108,8 @@ function identity(c: SbomComponent): string {
   for (const d of c.distribution) id += part(d);
   id += `${c.vcs.length}|`;
   for (const r of c.vcs) id += part(r);
+  id += `${c.vcsRefs.length}|`;
+  for (const r of c.vcsRefs) id += part(r);
   return id;
 }
 
@@ -128,7 +134,7 @@ class Gathered {
 
 class Index implements SbomIndex {
   readonly componentCount: number;
-  private readonly hosts: RegistryHosts;
+  private readonly context: SbomContext;
   private readonly max: number;
   /** Ecosystem, then name (purl keys), then version. */
   private readonly packages = new Map<Ecosystem, Map<string, Versions>>();
@@ -142,11 +148,13 @@ class Index implements SbomIndex {
   private readonly urls = new Map<string, List>();
   /** Repository keys of vcs references. */
   private readonly vcs = new Map<string, List>();
+  /** Repository keys and revisions of vcs references (`refKey`). */
+  private readonly vcsRefs = new Map<string, List>();
 
   constructor(components: SbomComponent[], options: SbomIndexOptions) {
     this.componentCount = components.length;
     this.max = Math.max(1, options.maxCandidates ?? MAX_CANDIDATES);
-    this.hosts = registryHosts(components);
+    this.context = sbomContext(components, options);
     const seen = new Set<string>();
     for (const c of components) {
       // A component alike in everything attribution reads to an earlier one gives the same entry
@@ -165,7 +173,10 @@ class Index implements SbomIndex {
       else if (k.eco === 'oci') {
         let images = this.oci.get(k.name);
         if (images === undefined) this.oci.set(k.name, (images = new OciImages()));
-        if (k.version !== undefined) add(images.byDigest, key(k.version, k.ociHost ?? '', k.ociRepository ?? ''), c);
+        if (k.version !== undefined) {
+          add(images.byDigest, key(k.version, k.ociHost ?? '', k.ociRepository ?? ''), c);
+          add(images.byDigestAnywhere, k.version, c);
+        }
         if (k.ociRepository !== undefined) {
           add(images.byRepository, key(k.ociHost!, k.ociRepository), c);
           if (k.tag !== undefined) add(images.byTag, key(k.ociHost!, k.ociRepository, k.tag), c);
@@ -178,6 +189,7 @@ class Index implements SbomIndex {
     } else if (c.purl === undefined && c.version !== undefined) this.versions(this.loose, pep503(c.fullName)).add(c, foldVersion(c.version));
     for (const u of c.distribution) add(this.urls, u, c);
     for (const r of c.vcs) add(this.vcs, r, c);
+    for (const r of c.vcsRefs) add(this.vcsRefs, r, c);
   }
 
   private versions(map: Map<string, Versions>, name: string): Versions {
@@ -204,10 +216,15 @@ class Index implements SbomIndex {
           into.take(images.byDigest.get(key(claim.digest, '', '')));
         }
         if (claim.tag !== undefined) into.take(images.byTag.get(key(claim.host, claim.repository, claim.tag)));
-      } else if (claim.version !== undefined) into.take(this.gitPurls.get(claim.repo)?.byVersion.get(normaliseVersion('git', claim.version)));
+      } else if (claim.refs !== undefined) for (const r of claim.refs) into.take(this.gitPurls.get(claim.repo)?.byVersion.get(r));
     }
+    for (const claim of a.claims) if (claim.kind === 'oci' && claim.digest !== undefined) into.take(this.oci.get(claim.name)?.byDigestAnywhere.get(claim.digest));
     if (a.url !== undefined) into.take(this.urls.get(a.url));
-    for (const claim of a.claims) if (claim.kind === 'git') into.take(this.vcs.get(claim.repo));
+    for (const claim of a.claims) {
+      if (claim.kind !== 'git') continue;
+      if (claim.refs === undefined) into.take(this.vcs.get(claim.repo));
+      else for (const r of claim.refs) into.take(this.vcsRefs.get(refKey(claim.repo, r)));
+    }
     for (const claim of a.claims) {
       if (into.full) return;
       if (claim.kind === 'package') {
@@ -224,7 +241,7 @@ class Index implements SbomIndex {
 
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[] {
     if (this.componentCount === 0 || access === null || typeof access !== 'object') return UNATTRIBUTED;
-    const a = claimsOfAccess(access, this.hosts, remoteUrl);
+    const a = claimsOfAccess(access, this.context, remoteUrl);
     if (a.claims.length === 0 && a.url === undefined) return UNATTRIBUTED;
     const candidates = new Gathered(this.max);
     this.candidates(a, candidates);
@@ -243,8 +260,8 @@ class Index implements SbomIndex {
  * index of its components. Never throws: a value that is no SBOM gives an empty index, a
  * component that does not read is skipped.
  */
-export function indexSbom(sbom: unknown): SbomIndex {
-  return new Index(readSbomComponents(sbom), {});
+export function indexSbom(sbom: unknown, options: IndexSbomOptions = {}): SbomIndex {
+  return new Index(readSbomComponents(sbom), options);
 }
 
 /** `indexSbom` with options (tests: a small `maxCandidates`). Not part of the package's API. */

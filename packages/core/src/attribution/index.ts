@@ -1,5 +1,5 @@
 /** Which SBOM components an access fetched (docs/attribution.md). */
-export { indexSbom, type SbomIndex } from './index-sbom';
+export { indexSbom, type SbomIndex, type IndexSbomOptions } from './index-sbom';
 export { attributeNaive } from './naive';
 export { componentAccesses, sbomAccesses } from './component-accesses';
 export { readSbomComponents, purlKeys, urlKey, type SbomComponent, type PurlKeys } from './components';

@@ -81,7 +81,7 @@ describe('attribution is linear in components plus accesses', () => {
   });
 
   it('300,000 components sharing one VCS URL: a clone names them (bounded), a tag download its purl first', () => {
-    const vcs = [{ type: 'vcs', url: 'https://github.com/acme/mono.git' }];
+    const vcs = [{ type: 'vcs', url: 'https://github.com/acme/mono.git#v2.0.0' }];
     const identical = indexSbom(sbomOf(N, () => ({ name: 'mono-part', version: '1.0.0', externalReferences: vcs })));
     const clone: Access = { kind: 'ssh', host: 'github.com', port: 22, repositoryPath: '/acme/mono.git' };
     for (let i = 0; i < 50; i++) expect(identical.attribute(clone)).toEqual([{ name: 'mono-part', version: '1.0.0', match: 'vcs-url' }]);
@@ -89,8 +89,10 @@ describe('attribution is linear in components plus accesses', () => {
       ? { 'bom-ref': 'mono', name: 'mono', version: 'v2.0.0', purl: 'pkg:github/acme/mono@v2.0.0' }
       : { 'bom-ref': `m${i}`, name: `part-${i}`, version: '2.0.0', purl: `pkg:npm/%40acme/part-${i}@2.0.0`, externalReferences: vcs }));
     for (let i = 0; i < 50; i++) {
+      // Another tag: no reference names it.
+      expect(parts.attribute(get('https://github.com/acme/mono/archive/refs/tags/v1.0.0.tar.gz'))).toEqual([]);
       const release = parts.attribute(get('https://github.com/acme/mono/archive/refs/tags/v2.0.0.tar.gz'));
-      // The archive fetches the repository too: its parts follow, by their vcs reference.
+      // The archive of the tag the parts' vcs references name: its parts follow, by those references.
       expect(release[0]).toEqual({ bomRef: 'mono', purl: 'pkg:github/acme/mono@v2.0.0', name: 'mono', version: 'v2.0.0', match: 'purl' });
       expect(release.length).toBe(MAX_CANDIDATES);
       expect(release.slice(1).every((m, j) => m.bomRef === `m${j}` && m.match === 'vcs-url')).toBe(true);

@@ -5,13 +5,15 @@
  */
 import type { Access } from '../eval/access';
 import { parseUrl } from '../eval/url';
-import { parsedUrlKey, type SbomComponent } from './components';
-import { normaliseName, normaliseVersion } from './names';
+import type { Policy } from '../policy/types';
+import { parsedUrlKey, refKey, type SbomComponent } from './components';
+import { mavenBaseOf } from './maven';
+import { isCommitLike, normaliseName, normaliseRef, normaliseVersion } from './names';
 import { repoKeyOfUrl } from './repo-key';
 import { claimsOfSsh, claimsOfUrl, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-forms';
 import type { Claim, ComponentMatch, Ecosystem, MatchKind } from './types';
 
-const RANK: Readonly<Record<MatchKind, number>> = { 'purl': 0, 'distribution-url': 1, 'vcs-url': 2, 'name-only': 3 };
+const RANK: Readonly<Record<MatchKind, number>> = { 'purl': 0, 'oci-digest': 1, 'distribution-url': 2, 'vcs-url': 3, 'name-only': 4 };
 
 export function stronger(a: MatchKind | undefined, b: MatchKind | undefined): MatchKind | undefined {
   if (a === undefined) return b;
@@ -27,21 +29,139 @@ export interface AccessClaims {
 
 export const NO_CLAIMS: AccessClaims = { claims: [] };
 
-/** The registry hosts for generic forms: the well-known ones and those the components name. */
-export function registryHosts(components: readonly SbomComponent[]): RegistryHosts {
+/** What the SBOM (and the policy) say once for all accesses: registry hosts, and the commits its references name. */
+export interface SbomContext {
+  hosts: RegistryHosts;
+  commits: CommitTable;
+}
+
+/** Options read from outside the SBOM. */
+export interface ContextOptions {
+  /**
+   * The policy in force: its sources' URLs are registries too (an `npm` source's hosts read npm's
+   * generic forms; every source URL is a Maven repository base, as no source kind is Maven's).
+   */
+  policy?: Pick<Policy, 'sources'>;
+}
+
+const SOURCE_ECOSYSTEM: Readonly<Record<string, Ecosystem>> = { npm: 'npm', pypi: 'pypi', rubygems: 'gem', golang: 'golang', cargo: 'cargo' };
+
+function own(o: unknown, key: string): unknown {
+  return o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+}
+
+/** Every URL a policy's sources list, with the ecosystem of its kind (read defensively: the policy may not be validated). */
+function policyUrls(policy: Pick<Policy, 'sources'> | undefined): { eco?: Ecosystem; url: string }[] {
+  const out: { eco?: Ecosystem; url: string }[] = [];
+  const sources = own(policy, 'sources');
+  if (!Array.isArray(sources)) return out;
+  for (const source of sources.slice(0, 10_000)) {
+    if (source === null || typeof source !== 'object') continue;
+    for (const kind of Object.keys(source)) {
+      const body = own(source, kind);
+      const eco = Object.prototype.hasOwnProperty.call(SOURCE_ECOSYSTEM, kind) ? SOURCE_ECOSYSTEM[kind] : undefined;
+      const push = (u: unknown): void => { if (typeof u === 'string' && u.length <= 8192) out.push({ eco, url: u }); };
+      const urls = own(body, 'urls');
+      if (Array.isArray(urls)) urls.slice(0, 1000).forEach(push);
+      push(own(body, 'indexUrl'));
+      push(own(body, 'downloadUrl'));
+      const https = own(body, 'https');
+      if (Array.isArray(https)) https.slice(0, 1000).forEach((h) => push(own(h, 'baseUrl')));
+    }
+  }
+  return out;
+}
+
+/** The registry hosts for generic forms: the well-known ones and those the components (and the policy's sources) name. */
+export function registryHosts(components: readonly SbomComponent[], options: ContextOptions = {}): RegistryHosts {
   const hosts = new Map<Ecosystem, Set<string>>();
-  for (const [eco, list] of DEFAULT_REGISTRY_HOSTS) hosts.set(eco, new Set(list));
+  const add = (eco: Ecosystem, host: string): void => {
+    let set = hosts.get(eco);
+    if (!set) hosts.set(eco, (set = new Set()));
+    set.add(host);
+  };
+  for (const [eco, list] of DEFAULT_REGISTRY_HOSTS) for (const h of list) add(eco, h);
   for (const c of components) {
     if (c.keys === undefined || c.registryHost === undefined) continue;
-    let set = hosts.get(c.keys.eco);
-    if (!set) hosts.set(c.keys.eco, (set = new Set()));
-    set.add(c.registryHost);
+    add(c.keys.eco, c.registryHost);
+  }
+  for (const { eco, url } of policyUrls(options.policy)) {
+    const u = parseUrl(url);
+    if (!u) continue;
+    if (eco !== undefined) add(eco, u.host);
+    const base = mavenBaseOf(u.host, u.path, undefined, '');
+    if (base !== undefined) add('maven', base);
   }
   return hosts;
 }
 
+/**
+ * The commits the SBOM's references name (`vcsRefs`, git purl versions), by repository and first 7
+ * digits: a URL naming a prefix of one, or a full commit one names by a prefix, is resolved here.
+ */
+export class CommitTable {
+  /** Commits of one repository sharing their first 7 digits told apart at most (beyond, only equal text matches). */
+  static readonly MAX_SHARED = 256;
+  private readonly byPrefix = new Map<string, Set<string>>();
+  private readonly overfull = new Set<string>();
+
+  add(repo: string, ref: string): void {
+    if (!isCommitLike(ref)) return;
+    const k = refKey(repo, ref.slice(0, 7));
+    let set = this.byPrefix.get(k);
+    if (set === undefined) this.byPrefix.set(k, (set = new Set()));
+    if (set.has(ref)) return;
+    if (set.size >= CommitTable.MAX_SHARED) { this.overfull.add(k); return; }
+    set.add(ref);
+  }
+
+  /**
+   * The revisions of the SBOM a URL's revision names: itself, and when it is a commit, the SBOM's
+   * commits it is a prefix of or that are a prefix of it, unless two of those differ (a prefix
+   * shared by two commits names neither).
+   */
+  resolve(repo: string, ref: string): string[] {
+    if (!isCommitLike(ref)) return [ref];
+    const k = refKey(repo, ref.slice(0, 7));
+    const set = this.byPrefix.get(k);
+    if (set === undefined || this.overfull.has(k)) return [ref];
+    let longest = '';
+    const compatible: string[] = [];
+    for (const c of set) {
+      if (c.startsWith(ref) || ref.startsWith(c)) {
+        compatible.push(c);
+        if (c.length > longest.length) longest = c;
+      }
+    }
+    if (compatible.some((c) => !longest.startsWith(c))) return [ref];
+    if (!compatible.includes(ref)) compatible.unshift(ref);
+    return compatible;
+  }
+}
+
+/** What attribution reads of the SBOM as a whole, once, for every access. */
+export function sbomContext(components: readonly SbomComponent[], options: ContextOptions = {}): SbomContext {
+  const commits = new CommitTable();
+  for (const c of components) {
+    for (const r of c.vcsRefs) {
+      const sep = r.indexOf('\u0000');
+      commits.add(r.slice(0, sep), r.slice(sep + 1));
+    }
+    if (c.keys?.eco === 'git' && c.keys.version !== undefined) commits.add(c.keys.repo!, c.keys.version);
+  }
+  return { hosts: registryHosts(components, options), commits };
+}
+
 /** The claims of an access (HTTP requests and SSH git commands; connections name no package). */
-export function claimsOfAccess(access: Access, hosts: RegistryHosts, remoteUrl?: string): AccessClaims {
+export function claimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string): AccessClaims {
+  const a = rawClaimsOfAccess(access, ctx.hosts, remoteUrl);
+  for (const claim of a.claims) {
+    if (claim.kind === 'git' && claim.version !== undefined) claim.refs = ctx.commits.resolve(claim.repo, normaliseRef(claim.version));
+  }
+  return a;
+}
+
+function rawClaimsOfAccess(access: Access, hosts: RegistryHosts, remoteUrl?: string): AccessClaims {
   if (access.kind === 'http') {
     if (typeof access.url !== 'string') return NO_CLAIMS;
     if (access.url.length > 8192) return NO_CLAIMS;
@@ -75,7 +195,9 @@ function judgeClaim(c: SbomComponent, claim: Claim): MatchKind | undefined {
       if (k !== undefined) {
         if (k.eco !== claim.eco || k.name !== claim.name) return undefined;
         if (claim.version === undefined || k.version === undefined) return 'name-only';
-        return normaliseVersion(claim.eco, claim.version) === k.version ? 'purl' : undefined;
+        if (normaliseVersion(claim.eco, claim.version) !== k.version) return undefined;
+        // Maven: a component of a classifier is fetched by its classifier's file (or the shared POM).
+        return k.classifier === undefined || claim.shared === true || claim.classifier === k.classifier ? 'purl' : undefined;
       }
       // No purl of a known ecosystem: the name and version members, both required.
       if (c.purl !== undefined || claim.version === undefined || c.version === undefined) return undefined;
@@ -84,20 +206,25 @@ function judgeClaim(c: SbomComponent, claim: Claim): MatchKind | undefined {
     }
     case 'oci': {
       if (k === undefined || k.eco !== 'oci' || k.name !== claim.name) return undefined;
-      if (k.ociHost !== undefined && k.ociHost !== claim.host) return undefined;
-      if (k.ociRepository !== undefined && k.ociRepository !== claim.repository) return undefined;
-      // A digest is a content address: equal digests are the same image wherever it is pulled from.
-      if (claim.digest !== undefined && k.version === claim.digest) return 'purl';
+      const elsewhere = (k.ociHost !== undefined && k.ociHost !== claim.host) || (k.ociRepository !== undefined && k.ociRepository !== claim.repository);
+      // A digest is a content address: equal digests are the same image wherever it is pulled from
+      // (a mirror, the registry's storage host), said as such when it is not where the purl says.
+      if (claim.digest !== undefined && k.version === claim.digest) return elsewhere ? 'oci-digest' : 'purl';
+      if (elsewhere) return undefined;
       // Without `repository_url` only a digest says which image this is: a name alone may be any repository's.
       if (k.ociRepository === undefined) return undefined;
       if (claim.tag !== undefined && k.tag === claim.tag) return 'purl';
       return 'name-only';
     }
     case 'git': {
-      let kind: MatchKind | undefined = listed(c.vcs, claim.repo) ? 'vcs-url' : undefined;
+      // A clone names the repository; an archive names a revision too: only references naming it match.
+      const refs = claim.version === undefined ? undefined : claim.refs ?? [normaliseRef(claim.version)];
+      let kind: MatchKind | undefined;
+      if (refs === undefined) kind = listed(c.vcs, claim.repo) ? 'vcs-url' : undefined;
+      else if (c.vcsRefs.length > 0 && refs.some((r) => listed(c.vcsRefs, refKey(claim.repo, r)))) kind = 'vcs-url';
       if (k !== undefined && k.eco === 'git' && k.repo === claim.repo) {
-        if (claim.version === undefined || k.version === undefined) kind = stronger(kind, 'name-only');
-        else if (normaliseVersion('git', claim.version) === k.version) kind = 'purl';
+        if (refs === undefined || k.version === undefined) kind = stronger(kind, 'name-only');
+        else if (refs.includes(k.version)) kind = 'purl';
       }
       return kind;
     }

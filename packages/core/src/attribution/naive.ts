@@ -4,13 +4,14 @@
  */
 import type { Access } from '../eval/access';
 import { readSbomComponents, type SbomComponent } from './components';
-import { claimsOfAccess, entries, judge, registryHosts, UNATTRIBUTED } from './match';
+import type { IndexSbomOptions } from './index-sbom';
+import { claimsOfAccess, entries, judge, sbomContext, UNATTRIBUTED } from './match';
 import type { ComponentMatch, MatchKind } from './types';
 
 /** The components an access fetched, judged one by one: slow, for tests that hold `indexSbom` to it. */
-export function attributeNaive(sbom: unknown, access: Access, remoteUrl?: string): readonly ComponentMatch[] {
+export function attributeNaive(sbom: unknown, access: Access, remoteUrl?: string, options: IndexSbomOptions = {}): readonly ComponentMatch[] {
   const components = readSbomComponents(sbom);
-  const a = claimsOfAccess(access, registryHosts(components), remoteUrl);
+  const a = claimsOfAccess(access, sbomContext(components, options), remoteUrl);
   const found: { c: SbomComponent; kind: MatchKind }[] = [];
   for (const c of components) {
     const kind = judge(c, a);

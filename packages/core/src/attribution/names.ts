@@ -36,8 +36,9 @@ export function normaliseName(eco: Ecosystem, name: string): string {
     case 'pypi': return pep503(name);
     // crates.io treats `-` and `_` as one and ignores case.
     case 'cargo': return name.toLowerCase().replace(/_/g, '-');
-    // Module paths are case-sensitive (hence the proxy's `!` escapes); gem names too.
-    case 'golang': case 'gem': return name;
+    // Module paths are case-sensitive (hence the proxy's `!` escapes); gem names and Maven
+    // coordinates (paths of a repository) too.
+    case 'golang': case 'gem': case 'maven': return name;
     default: return name.toLowerCase();
   }
 }
@@ -47,16 +48,36 @@ export function normaliseVersion(eco: Ecosystem, version: string): string {
   switch (eco) {
     // Go versions carry a `v`; some SBOMs leave it out.
     case 'golang': return version.length > 0 && version.charCodeAt(0) >= 48 && version.charCodeAt(0) <= 57 ? `v${version}` : version;
-    // Pool file names carry no epoch (`1:2.3-4` is stored as `..._2.3-4_...`).
-    case 'deb': {
-      const colon = version.indexOf(':');
-      return colon > 0 && /^\d+$/.test(version.slice(0, colon)) ? version.slice(colon + 1) : version;
-    }
+    // Pool file names carry no epoch (`1:2.3-4` is stored as `..._2.3-4_...`); nor do Alpine's,
+    // whose versions have none (cnquery writes a build time as one: `1699383189:1.36.1-r15`).
+    case 'deb': case 'apk': return withoutEpoch(version);
     case 'pypi': case 'oci': return version.toLowerCase();
-    // A git tag `v1.2.0` names release 1.2.0.
-    case 'git': return version.length > 1 && (version[0] === 'v' || version[0] === 'V') && version.charCodeAt(1) >= 48 && version.charCodeAt(1) <= 57 ? version.slice(1) : version;
+    case 'git': return normaliseRef(version);
     default: return version;
   }
+}
+
+/** `N:rest` without its numeric epoch `N:`. */
+function withoutEpoch(version: string): string {
+  const colon = version.indexOf(':');
+  return colon > 0 && /^\d+$/.test(version.slice(0, colon)) ? version.slice(colon + 1) : version;
+}
+
+/** A commit as a URL or reference may name it: 7 to 64 hex digits (a full SHA-1 or SHA-256 name, or a prefix). */
+export function isCommitLike(ref: string): boolean {
+  return ref.length >= 7 && ref.length <= 64 && /^[0-9a-fA-F]+$/.test(ref);
+}
+
+/**
+ * A git revision as compared: `refs/tags/` and `refs/heads/` dropped, a commit in lower case (hex
+ * is case-free), a tag `v1.2.0` as `1.2.0` (it names release 1.2.0).
+ */
+export function normaliseRef(ref: string): string {
+  let r = ref;
+  if (r.startsWith('refs/tags/')) r = r.slice(10);
+  else if (r.startsWith('refs/heads/')) r = r.slice(11);
+  if (isCommitLike(r)) return r.toLowerCase();
+  return r.length > 1 && (r[0] === 'v' || r[0] === 'V') && r.charCodeAt(1) >= 48 && r.charCodeAt(1) <= 57 ? r.slice(1) : r;
 }
 
 /** decodeURIComponent that never throws (a malformed escape leaves the text as it is). */

@@ -78,3 +78,33 @@ export function repoKeyOfUrl(text: string): string | undefined {
   if (revision >= 0) path = path.slice(0, revision);
   return repoKey(host, path);
 }
+
+/**
+ * Is this a git remote rather than a download URL: `git+SCHEME://`, `git://`, `ssh://`, or scp-like
+ * `user@host:path`? (npm writes a git dependency's distribution as `git+ssh://git@host/o/r.git#COMMIT`.)
+ */
+export function isGitRemote(text: string): boolean {
+  if (/^(?:git\+[a-z]+|git|ssh):\/\//i.test(text)) return true;
+  return /^[^\s/:@]+@[^\s/:@]+:[^/]/.test(text);
+}
+
+/**
+ * The revision a remote URL names: its `#REF` fragment (npm, pip, CycloneDX tools), else a purl
+ * `vcs_url`'s `@REF` after the last `/`. Undefined when it names none, or a range (`#semver:^6`).
+ */
+export function gitRefOfUrl(text: string): string | undefined {
+  if (typeof text !== 'string' || text.length > 4096) return undefined;
+  const t = text.trim();
+  let ref: string | undefined;
+  const hash = t.indexOf('#');
+  if (hash >= 0) ref = decodeSegment(t.slice(hash + 1));
+  else {
+    const q = t.indexOf('?');
+    const path = q >= 0 ? t.slice(0, q) : t;
+    const at = path.indexOf('@', path.lastIndexOf('/') + 1);
+    // `git@host:o/r.git` has its `@` before any `/`: a user, not a revision.
+    if (at >= 0 && path.lastIndexOf('/') >= 0) ref = decodeSegment(path.slice(at + 1));
+  }
+  if (ref === undefined || ref.length === 0 || ref.includes(':')) return undefined;
+  return ref;
+}

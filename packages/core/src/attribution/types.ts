@@ -4,18 +4,22 @@
  * How a component was matched, strongest first:
  * - `purl`: the access names the ecosystem, name and version of the component's purl (a download
  *   or metadata request of that exact version; an OCI manifest by its digest or tag).
+ * - `oci-digest`: an OCI manifest pulled by the digest of the component's purl from another registry
+ *   host or repository than its `repository_url` names (a mirror, a registry's storage host): the
+ *   same content, not the same place.
  * - `distribution-url`: the access URL is one of the component's `distribution` (or
  *   `source-distribution`) external references, or its purl's `download_url` qualifier.
  * - `vcs-url`: the access fetched the repository named by the component's `vcs` external
- *   reference or its purl's `vcs_url` qualifier.
+ *   reference or its purl's `vcs_url` qualifier (or a git URL among its distribution references);
+ *   an archive of a commit, tag or branch only when such a reference names that revision.
  * - `name-only`: the ecosystem and name agree but the access names no version (an index page, a
  *   packument, an OCI blob, a clone of a `pkg:github` repository); or the component has no purl
  *   and its `name` and `version` members equal those the access names (ecosystem unconfirmed).
  */
-export type MatchKind = 'purl' | 'distribution-url' | 'vcs-url' | 'name-only';
+export type MatchKind = 'purl' | 'oci-digest' | 'distribution-url' | 'vcs-url' | 'name-only';
 
 /** Every match kind, strongest first. */
-export const MATCH_KINDS: readonly MatchKind[] = ['purl', 'distribution-url', 'vcs-url', 'name-only'];
+export const MATCH_KINDS: readonly MatchKind[] = ['purl', 'oci-digest', 'distribution-url', 'vcs-url', 'name-only'];
 
 /** One SBOM component an access is attributed to. Strings are the SBOM's own (outside text). */
 export interface ComponentMatch {
@@ -27,14 +31,20 @@ export interface ComponentMatch {
 }
 
 /** Ecosystems whose download URL forms are recognised (purl types, git hosts folded into `git`). */
-export type Ecosystem = 'npm' | 'pypi' | 'cargo' | 'golang' | 'gem' | 'oci' | 'apk' | 'deb' | 'git';
+export type Ecosystem = 'npm' | 'pypi' | 'cargo' | 'golang' | 'gem' | 'maven' | 'oci' | 'apk' | 'deb' | 'git';
 
 /**
  * What an access names, read from its URL form: an ecosystem package (name normalised as the
  * ecosystem compares names; version when the form carries one), an OCI repository, or a git
  * repository (`host/path`, lower case, no `.git`).
+ *
+ * Maven (`name` is `GROUP/ARTIFACT`): `classifier` is the file's classifier; `shared` says the
+ * file belongs to every classifier of the version (the `.pom`, the Gradle `.module`).
+ * git: `version` is the revision the URL names (a commit, tag or branch); `refs`, filled in for
+ * the SBOM at hand (match.ts), the revisions of the SBOM's references it names (a commit prefix
+ * resolved to the SBOM's full commit).
  */
 export type Claim =
-  | { kind: 'package'; eco: Exclude<Ecosystem, 'oci' | 'git'>; name: string; version?: string }
+  | { kind: 'package'; eco: Exclude<Ecosystem, 'oci' | 'git'>; name: string; version?: string; classifier?: string; shared?: boolean }
   | { kind: 'oci'; host: string; repository: string; name: string; digest?: string; tag?: string }
-  | { kind: 'git'; repo: string; version?: string };
+  | { kind: 'git'; repo: string; version?: string; refs?: readonly string[] };

@@ -122,6 +122,43 @@ const TABLE: [string, string[]][] = [
   ['https://codeload.github.com/acme/tools/tar.gz/refs/tags/v1.1.0', ['git github.com/acme/tools@v1.1.0']],
   ['https://github.com/acme/tools', []],
   ['https://github.com/acme/tools/blob/main/README.md', []],
+  // git: archives of a commit, a tag or a branch on each forge
+  ['https://codeload.github.com/CycloneDX/cyclonedx-javascript-library/tar.gz/c887c803ac56deb5f91b617ef0486ca3fb98473b', ['git github.com/cyclonedx/cyclonedx-javascript-library@c887c803ac56deb5f91b617ef0486ca3fb98473b']],
+  ['https://codeload.github.com/acme/tools/zip/refs/heads/release/2.x', ['git github.com/acme/tools@release/2.x']],
+  ['https://codeload.github.com/acme/tools/legacy.tar.gz/main', ['git github.com/acme/tools@main']],
+  ['https://github.com/acme/tools/archive/c887c803ac56deb5f91b617ef0486ca3fb98473b.tar.gz', ['git github.com/acme/tools@c887c803ac56deb5f91b617ef0486ca3fb98473b']],
+  ['https://github.com/acme/tools/archive/refs/heads/main.zip', ['git github.com/acme/tools@main']],
+  ['https://api.github.com/repos/acme/tools/tarball/v1.2.0', ['git github.com/acme/tools@v1.2.0']],
+  ['https://api.github.com/repos/acme/tools/tarball', []],
+  ['https://gitlab.com/group/sub/project/-/archive/v1.0.0/project-v1.0.0.tar.gz', ['git gitlab.com/group/sub/project@v1.0.0']],
+  ['https://git.example.com/team/tool/-/archive/c887c803/tool-c887c803.zip', ['git git.example.com/team/tool@c887c803']],
+  ['https://gitlab.com/group/project/-/archive/main/project-main.tar.gz?path=docs', ['git gitlab.com/group/project@main']],
+  ['https://gitlab.com/group/project/-/blob/main/README.md', []],
+  ['https://bitbucket.org/acme/tools/get/v1.2.0.tar.gz', ['git bitbucket.org/acme/tools@v1.2.0']],
+  ['https://codeberg.org/forgejo/forgejo/archive/v9.0.0.tar.gz', ['git codeberg.org/forgejo/forgejo@v9.0.0']],
+  // Maven 2 layout on known bases (Maven Central, Google, the Gradle plugin portal)
+  ['https://repo1.maven.org/maven2/io/quarkus/quarkus-resteasy-reactive/2.13.4.Final/quarkus-resteasy-reactive-2.13.4.Final.jar', ['maven io.quarkus/quarkus-resteasy-reactive@2.13.4.Final']],
+  ['https://repo.maven.apache.org/maven2/io/quarkus/quarkus-resteasy-reactive/2.13.4.Final/quarkus-resteasy-reactive-2.13.4.Final.pom', ['maven io.quarkus/quarkus-resteasy-reactive@2.13.4.Final']],
+  ['https://repo1.maven.org/maven2/org/slf4j/slf4j-api/2.0.16/slf4j-api-2.0.16.module', ['maven org.slf4j/slf4j-api@2.0.16']],
+  ['https://repo1.maven.org/maven2/org/slf4j/slf4j-api/2.0.16/slf4j-api-2.0.16.jar.sha1', ['maven org.slf4j/slf4j-api@2.0.16']],
+  ['https://repo1.maven.org/maven2/org/slf4j/slf4j-api/2.0.16/slf4j-api-2.0.16.pom.asc', ['maven org.slf4j/slf4j-api@2.0.16']],
+  ['https://repo1.maven.org/maven2/org/slf4j/slf4j-api/2.0.16/slf4j-api-2.0.16.jar.asc.sha256', ['maven org.slf4j/slf4j-api@2.0.16']],
+  ['https://repo1.maven.org/maven2/io/netty/netty-transport-native-epoll/4.1.115.Final/netty-transport-native-epoll-4.1.115.Final-linux-x86_64.jar', ['maven io.netty/netty-transport-native-epoll@4.1.115.Final?classifier=linux-x86_64']],
+  ['https://repo1.maven.org/maven2/junit/junit/4.13.2/junit-4.13.2-sources.jar.md5', ['maven junit/junit@4.13.2?classifier=sources']],
+  ['https://repo1.maven.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.tar.gz', ['maven org.apache.maven/apache-maven@3.9.9?classifier=bin']],
+  ['https://repo1.maven.org/maven2/com/google/guava/guava/maven-metadata.xml', ['maven com.google.guava/guava']],
+  ['https://repo1.maven.org/maven2/com/google/guava/guava/maven-metadata.xml.sha512', ['maven com.google.guava/guava']],
+  ['https://maven.google.com/androidx/core/core/1.13.1/core-1.13.1.aar', ['maven androidx.core/core@1.13.1']],
+  ['https://plugins.gradle.org/m2/com/gradle/develocity-gradle-plugin/3.18/develocity-gradle-plugin-3.18.pom', ['maven com.gradle/develocity-gradle-plugin@3.18']],
+  // Snapshots: the directory's version and the timestamped build; version-level metadata names the artifact
+  ['https://repo1.maven.org/maven2/org/acme/app/1.0-SNAPSHOT/app-1.0-20240105.101010-3.jar', ['maven org.acme/app@1.0-SNAPSHOT', 'maven org.acme/app@1.0-20240105.101010-3']],
+  ['https://repo1.maven.org/maven2/org/acme/app/1.0-SNAPSHOT/maven-metadata.xml', ['maven org.acme/app']],
+  // Near misses: a file of another artifact or version, an unknown base, no file
+  ['https://repo1.maven.org/maven2/org/slf4j/slf4j-api/2.0.16/slf4j-simple-2.0.16.jar', []],
+  ['https://repo1.maven.org/maven2/org/slf4j/slf4j-api/2.0.16/slf4j-api-2.0.17.jar', []],
+  ['https://repo1.maven.org/maven2/org/slf4j/slf4j-api/2.0.16/', []],
+  ['https://repo1.maven.org/org/slf4j/slf4j-api/2.0.16/slf4j-api-2.0.16.jar', []],
+  ['https://maven.example.com/releases/org/slf4j/slf4j-api/2.0.16/slf4j-api-2.0.16.jar', []],
 ];
 
 describe('claimsOfUrl: the documented URL forms', () => {

@@ -13,18 +13,24 @@ import { ociRepository, gitRepository } from '../eval/rules';
 import { isGitSmartHttpPath } from '../eval/recognise';
 import type { ParsedUrl } from '../eval/url';
 import { decodeSegment, normaliseName, ociHost, ociRepositoryPath, unescapeGoPath } from './names';
+import { mavenClaims } from './maven';
 import { repoKey } from './repo-key';
 import type { Claim, Ecosystem } from './types';
 
 /** Registry hosts per ecosystem, for the generic forms. */
 export type RegistryHosts = ReadonlyMap<Ecosystem, ReadonlySet<string>>;
 
-/** The well-known registry hosts of the ecosystems whose metadata forms are generic paths. */
+/**
+ * The well-known registry hosts of the ecosystems whose metadata forms are generic paths. Maven's
+ * are repository bases, `host/path` (no trailing `/`): its layout starts with the group's path,
+ * which only a known base tells apart from the repository's own path.
+ */
 export const DEFAULT_REGISTRY_HOSTS: ReadonlyMap<Ecosystem, readonly string[]> = new Map<Ecosystem, readonly string[]>([
   ['npm', ['registry.npmjs.org', 'registry.yarnpkg.com']],
   ['cargo', ['index.crates.io']],
   ['gem', ['rubygems.org', 'index.rubygems.org']],
   ['golang', ['sum.golang.org']],
+  ['maven', ['repo1.maven.org/maven2', 'repo.maven.apache.org/maven2', 'maven.google.com', 'dl.google.com/dl/android/maven2', 'plugins.gradle.org/m2']],
 ]);
 
 /** Paths longer than this are no package download: read for their exact URL only. */
@@ -229,7 +235,27 @@ function oci(u: ParsedUrl, s: string[], out: Claim[]): void {
   out.push(claim);
 }
 
-/** Git smart HTTP (`.../REPO(.git)/info/refs`, `/git-upload-pack`, `/git-receive-pack`) and GitHub archives and release assets. */
+/** Archive file extensions of the forges' archive downloads. */
+const ARCHIVE_EXT = ['.tar.gz', '.tar.bz2', '.tar.xz', '.tgz', '.zip', '.tar'];
+
+/** A file name without its archive extension; undefined when it has none. */
+function archiveBase(file: string): string | undefined {
+  const ext = ARCHIVE_EXT.find((e) => file.endsWith(e));
+  return ext === undefined ? undefined : file.slice(0, -ext.length);
+}
+
+/** Hosts with GitHub's archive form `/O/R/archive/REF.EXT` (Gitea and Forgejo use it too). */
+const ARCHIVE_HOSTS = new Set(['github.com', 'codeberg.org', 'gitea.com']);
+
+function gitArchive(out: Claim[], host: string, path: string, ref: string | undefined): void {
+  const repo = repoKey(host, path);
+  if (repo !== undefined && ref !== undefined && ref.length > 0) out.push({ kind: 'git', repo, version: ref });
+}
+
+/**
+ * Git smart HTTP (`.../REPO(.git)/info/refs`, `/git-upload-pack`, `/git-receive-pack`), the forges'
+ * archives of a revision (a commit, tag or branch) and GitHub release assets.
+ */
 function git(u: ParsedUrl, s: string[], out: Claim[]): void {
   if (isGitSmartHttpPath(u.path)) {
     const repo = repoKey(u.host, gitRepository('/', u.path));
@@ -237,25 +263,33 @@ function git(u: ParsedUrl, s: string[], out: Claim[]): void {
     return;
   }
   const n = s.length;
-  if (u.host === 'github.com' && n >= 5) {
-    const repo = repoKey('github.com', `${s[1]}/${s[2]}`);
-    if (repo === undefined) return;
-    let version: string | undefined;
-    if (s[3] === 'archive') {
-      const file = decodeSegment(s[n - 1]);
-      const ext = file.endsWith('.tar.gz') ? 7 : file.endsWith('.zip') ? 4 : 0;
-      if (ext === 0) return;
-      if (n === 7 && s[4] === 'refs' && s[5] === 'tags') version = file.slice(0, -ext);
-      else if (n === 5) version = file.slice(0, -ext);
-    } else if (s[3] === 'releases' && s[4] === 'download' && n === 7) version = decodeSegment(s[5]);
-    if (version !== undefined && version.length > 0) out.push({ kind: 'git', repo, version });
+  const host = u.host;
+  const file = decodeSegment(s[n - 1]);
+  // GitLab, any host: `/GROUP[/SUB...]/PROJECT/-/archive/REF/PROJECT-REF.EXT`.
+  const dash = s.indexOf('-');
+  if (dash >= 3 && s[dash + 1] === 'archive' && n >= dash + 4) {
+    if (archiveBase(file) !== undefined) gitArchive(out, host, s.slice(1, dash).join('/'), s.slice(dash + 2, n - 1).map(decodeSegment).join('/'));
     return;
   }
-  if (u.host === 'codeload.github.com' && n >= 5 && (s[3] === 'tar.gz' || s[3] === 'zip' || s[3] === 'legacy.tar.gz' || s[3] === 'legacy.zip')) {
-    const repo = repoKey('github.com', `${s[1]}/${s[2]}`);
-    const version = n === 7 && s[4] === 'refs' && s[5] === 'tags' ? decodeSegment(s[6]) : n === 5 ? decodeSegment(s[4]) : undefined;
-    if (repo !== undefined && version !== undefined && version.length > 0) out.push({ kind: 'git', repo, version });
+  if (n < 5) return;
+  const ownerRepo = `${s[1]}/${s[2]}`;
+  if (ARCHIVE_HOSTS.has(host) && s[3] === 'archive') {
+    // `/O/R/archive/REF.EXT`, `/O/R/archive/refs/tags/TAG.EXT`, `/O/R/archive/refs/heads/BRANCH.EXT`.
+    const base = archiveBase(decodeSegment(s.slice(n === 5 ? 4 : 6).join('/')));
+    if (n === 5 || (n >= 7 && s[4] === 'refs' && (s[5] === 'tags' || s[5] === 'heads'))) gitArchive(out, host, ownerRepo, base);
+    return;
   }
+  if (host === 'github.com' && s[3] === 'releases' && s[4] === 'download' && n === 7) { gitArchive(out, host, ownerRepo, decodeSegment(s[5])); return; }
+  // Bitbucket: `/O/R/get/REF.EXT`.
+  if (host === 'bitbucket.org' && s[3] === 'get' && n === 5) { gitArchive(out, host, ownerRepo, archiveBase(file)); return; }
+  // codeload: `/O/R/(tar.gz|zip|legacy.tar.gz|legacy.zip)/REF`, `.../refs/(tags|heads)/REF`.
+  if (host === 'codeload.github.com' && (s[3] === 'tar.gz' || s[3] === 'zip' || s[3] === 'legacy.tar.gz' || s[3] === 'legacy.zip')) {
+    const ref = n === 5 ? decodeSegment(s[4]) : n >= 7 && s[4] === 'refs' && (s[5] === 'tags' || s[5] === 'heads') ? s.slice(6).map(decodeSegment).join('/') : undefined;
+    gitArchive(out, 'github.com', ownerRepo, ref);
+    return;
+  }
+  // GitHub's API: `/repos/O/R/(tarball|zipball)/REF` (without a REF it names no revision: no claim).
+  if (host === 'api.github.com' && s[1] === 'repos' && n === 6 && (s[4] === 'tarball' || s[4] === 'zipball')) gitArchive(out, 'github.com', `${s[2]}/${s[3]}`, decodeSegment(s[5]));
 }
 
 /** Every claim a request URL makes, in no particular order (possibly none). */
@@ -270,6 +304,7 @@ export function claimsOfUrl(u: ParsedUrl, hosts: RegistryHosts): Claim[] {
   cargo(s, host, hosts, out);
   golang(s, host, hosts, out);
   gem(s, host, hosts, out);
+  mavenClaims(s, host, hosts.get('maven'), out);
   if (file.endsWith('.apk')) apk(s, out);
   if (file.endsWith('deb')) deb(s, out);
   if (s[1] === 'v2') oci(u, s, out);
@@ -287,10 +322,10 @@ export function claimsOfSsh(host: string, repositoryPath: string | undefined, re
 }
 
 
-/** A claim as one line: `npm express@4.21.2`, `oci host/repo@digest`, `oci host/repo:tag`, `git host/path@v1`. */
+/** A claim as one line: `npm express@4.21.2`, `maven g/a@1.0?classifier=x`, `oci host/repo@digest`, `oci host/repo:tag`, `git host/path@v1`. */
 export function describeClaim(c: Claim): string {
   switch (c.kind) {
-    case 'package': return `${c.eco} ${c.name}${c.version !== undefined ? `@${c.version}` : ''}`;
+    case 'package': return `${c.eco} ${c.name}${c.version !== undefined ? `@${c.version}` : ''}${c.classifier !== undefined ? `?classifier=${c.classifier}` : ''}`;
     case 'oci': return `oci ${c.host}/${c.repository}${c.digest !== undefined ? `@${c.digest}` : ''}${c.tag !== undefined ? `:${c.tag}` : ''}`;
     case 'git': return `git ${c.repo}${c.version !== undefined ? `@${c.version}` : ''}`;
   }

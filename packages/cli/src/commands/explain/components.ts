@@ -129,10 +129,11 @@ export class Attribution {
   }
 }
 
-/** How a match reads in text: `purl`, `distribution URL`, `vcs URL`, `name only`. */
+/** How a match reads in text: `purl`, `OCI digest`, `distribution URL`, `vcs URL`, `name only`. */
 export function describeMatch(m: ComponentMatch['match']): string {
   switch (m) {
     case 'purl': return 'purl';
+    case 'oci-digest': return 'OCI digest';
     case 'distribution-url': return 'distribution URL';
     case 'vcs-url': return 'vcs URL';
     case 'name-only': return 'name only';
