@@ -7,7 +7,8 @@ import { globMatcher } from './glob';
 /** The default policy file patterns (decisions.md D6). */
 export const POLICY_FILE_GLOBS: readonly string[] = ['**/*.netpolicy.json', '**/*.netpolicy.jsonc', '**/network-policy.json'];
 
-const defaultMatcher = globMatcher(POLICY_FILE_GLOBS);
+/** D6's patterns compiled on the first question, not at import. */
+let defaultMatcher: ((path: string) => boolean) | undefined;
 const extraMatchers = new Map<string, (path: string) => boolean>();
 /** The same list given again (a caller keeps its settings' array) is not joined into a key again. */
 const byList = new WeakMap<readonly string[], (path: string) => boolean>();
@@ -19,7 +20,7 @@ const byList = new WeakMap<readonly string[], (path: string) => boolean>();
  * folder). A pattern without `/` matches a file name in any folder. Case-insensitive.
  */
 export function isPolicyFile(path: string, extraGlobs: readonly string[] = []): boolean {
-  if (defaultMatcher(path)) return true;
+  if ((defaultMatcher ??= globMatcher(POLICY_FILE_GLOBS))(path)) return true;
   if (extraGlobs.length === 0) return false;
   let matcher = byList.get(extraGlobs);
   if (!matcher) {

@@ -105,8 +105,8 @@ export interface PolicyView {
   memo: { cidrs?: CidrRef[] };
 }
 
-const sourceKinds = new Set<string>(SOURCE_KINDS);
-const connectionKinds = new Set<string>(CONNECTION_KINDS);
+const sourceKinds = /* @__PURE__ */ new Set<string>(SOURCE_KINDS);
+const connectionKinds = /* @__PURE__ */ new Set<string>(CONNECTION_KINDS);
 
 /**
  * The kind of an item of `sources` (`source`) or `connections` with exactly one recognised kind

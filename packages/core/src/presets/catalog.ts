@@ -32,11 +32,8 @@ export class PresetCatalogError extends Error {
   }
 }
 
-function entriesOf(data: unknown, origin: string, trusted = false): PresetEntry[] {
-  if (!trusted && !presetsValidator(data)) {
-    const e = presetsValidator.errors?.[0];
-    throw new PresetCatalogError(`${origin}: not a preset catalog: ${e ? `${e.instancePath || '/'} ${e.message}` : 'invalid'}`);
-  }
+/** A catalog file's entries, the file already known to be a preset catalog. */
+function entriesOf(data: unknown): PresetEntry[] {
   return (data as { presets: Array<Record<string, any>> }).presets.map((p) => ({
     name: p.name,
     description: p.description ?? '',
@@ -45,25 +42,52 @@ function entriesOf(data: unknown, origin: string, trusted = false): PresetEntry[
   }));
 }
 
+/** A user's catalog file's entries, checked against presets.schema.json first. */
+function checkedEntriesOf(data: unknown, origin: string): PresetEntry[] {
+  if (!presetsValidator(data)) {
+    const e = presetsValidator.errors?.[0];
+    throw new PresetCatalogError(`${origin}: not a preset catalog: ${e ? `${e.instancePath || '/'} ${e.message}` : 'invalid'}`);
+  }
+  return entriesOf(data);
+}
+
+function catalogOf(presets: PresetEntry[]): PresetCatalog {
+  return { presets, byName: new Map(presets.map((p) => [p.name, p])) };
+}
+
 // The built-in catalog is checked against presets.schema.json by the build (esbuild.mjs) and by
-// catalog.test.ts, not again in every process that loads core.
-const builtin = entriesOf(presetCatalogData, 'built-in catalog', true);
+// catalog.test.ts, not again in every process that loads core. It is read on first use, not at
+// import: a program that never looks at presets (or a bundle of `escapeControl`) does not pay
+// for it, and one that uses only the built-in catalog does not carry the catalog validator.
+let builtinEntries: PresetEntry[] | undefined;
+let builtinCatalog: PresetCatalog | undefined;
+const builtin = (): PresetEntry[] => (builtinEntries ??= entriesOf(presetCatalogData));
 
 /**
  * The catalog: the built-in one, with the entries of `overrides` (a parsed user catalog file)
  * replacing built-in entries of the same name and new names appended in their order.
  */
 export function loadPresetCatalog(overrides?: unknown, origin = 'preset catalog'): PresetCatalog {
-  const presets = builtin.slice();
+  const presets = builtin().slice();
   if (overrides !== undefined) {
-    for (const entry of entriesOf(overrides, origin)) {
+    for (const entry of checkedEntriesOf(overrides, origin)) {
       const at = presets.findIndex((p) => p.name === entry.name);
       if (at >= 0) presets[at] = entry;
       else presets.push(entry);
     }
   }
-  return { presets, byName: new Map(presets.map((p) => [p.name, p])) };
+  return catalogOf(presets);
 }
 
-/** The built-in catalog. */
-export const defaultPresetCatalog: PresetCatalog = loadPresetCatalog();
+/**
+ * The built-in catalog. Its members are read on first use (then kept): importing core builds no
+ * catalog. The object is the same one on every use, so `catalog === defaultPresetCatalog` holds.
+ */
+export const defaultPresetCatalog: PresetCatalog = {
+  get presets() {
+    return (builtinCatalog ??= catalogOf(builtin().slice())).presets;
+  },
+  get byName() {
+    return (builtinCatalog ??= catalogOf(builtin().slice())).byName;
+  },
+};

@@ -28,10 +28,17 @@ function written(lists: (readonly MemberSpec[])[], more: string[]): Set<string> 
   for (const list of lists) for (const [snake] of list) names.add(camelOf(snake));
   return names;
 }
-const TOP_WRITTEN = written([TOP_MEMBERS], ['observations', 'job', 'extra']);
-const JOB_WRITTEN = written([JOB_MEMBERS], ['extra']);
-const OBSERVATION_WRITTEN = new Map(Object.entries(PROTOCOL_MEMBERS).map(([protocol, list]) => [protocol, written([COMMON_MEMBERS, list], ['index', 'extra'])]));
-const OTHER_OBSERVATION_WRITTEN = written([COMMON_MEMBERS], ['index', 'extra']);
+/** The members each part of a normalised trace may have, made on first use (not at import). */
+interface Written { top: Set<string>; job: Set<string>; observation: Map<string, Set<string>>; otherObservation: Set<string> }
+let writtenTables: Written | undefined;
+function writtenMembers(): Written {
+  return (writtenTables ??= {
+    top: written([TOP_MEMBERS], ['observations', 'job', 'extra']),
+    job: written([JOB_MEMBERS], ['extra']),
+    observation: new Map(Object.entries(PROTOCOL_MEMBERS).map(([protocol, list]) => [protocol, written([COMMON_MEMBERS, list], ['index', 'extra'])])),
+    otherObservation: written([COMMON_MEMBERS], ['index', 'extra']),
+  });
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -48,13 +55,14 @@ function onlyMembers(object: Record<string, unknown>, names: Set<string>): boole
  */
 export function isNormalisedTrace(value: Trace | TraceDocument): value is Trace {
   const doc = value as Record<string, unknown>;
-  if (!onlyMembers(doc, TOP_WRITTEN)) return false;
-  if (doc.job !== undefined && !(isPlainObject(doc.job) && onlyMembers(doc.job, JOB_WRITTEN))) return false;
+  const members = writtenMembers();
+  if (!onlyMembers(doc, members.top)) return false;
+  if (doc.job !== undefined && !(isPlainObject(doc.job) && onlyMembers(doc.job, members.job))) return false;
   const observations = doc.observations as readonly unknown[];
   for (let i = 0; i < observations.length; i++) {
     const o = observations[i];
     if (!isPlainObject(o) || typeof o.index !== 'number' || typeof o.sequence !== 'number' || typeof o.protocol !== 'string') return false;
-    if (!onlyMembers(o, OBSERVATION_WRITTEN.get(o.protocol) ?? OTHER_OBSERVATION_WRITTEN)) return false;
+    if (!onlyMembers(o, members.observation.get(o.protocol) ?? members.otherObservation)) return false;
   }
   return true;
 }

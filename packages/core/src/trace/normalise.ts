@@ -24,11 +24,18 @@ function compile(specs: readonly MemberSpec[]): CompiledMember[] {
   return specs.map(([snake, type]) => ({ snake, camel: camelOf(snake), type }));
 }
 
-const common = compile(COMMON_MEMBERS);
-const required = new Map(Object.entries(REQUIRED_MEMBERS).map(([p, list]) => [p, list.map((snake) => ({ snake, camel: camelOf(snake) }))]));
-const byProtocol = new Map(Object.entries(PROTOCOL_MEMBERS).map(([p, specs]) => [p, compile(specs)]));
-const jobMembers = compile(JOB_MEMBERS);
-const topMembers = compile(TOP_MEMBERS);
+/** The member tables the readers use, made on first use: importing core builds none. */
+interface Tables {
+  jobMembers: CompiledMember[];
+  topMembers: CompiledMember[];
+  /** Each known protocol's table; `other` for any other protocol. */
+  protocols: Map<string, ProtocolTable>;
+  other: ProtocolTable;
+  snakeNames: WireNames;
+  camelNames: WireNames;
+}
+let builtTables: Tables | undefined;
+const tables = (): Tables => (builtTables ??= buildTables());
 
 const TYPE_TEXT: Record<MemberType, string> = {
   string: 'a string',
@@ -132,8 +139,20 @@ function keyTable(lists: CompiledMember[][]): KeyTable {
 }
 /** What normalising an observation of one protocol reads: its key table and its required members (one lookup per observation). */
 interface ProtocolTable { keys: KeyTable; required: { snake: string; camel: string }[] | undefined }
-const otherProtocol: ProtocolTable = { keys: keyTable([common]), required: undefined };
-const protocolTables = new Map([...byProtocol].map(([p, specs]) => [p, { keys: keyTable([common, specs]), required: required.get(p) }]));
+
+function buildTables(): Tables {
+  const common = compile(COMMON_MEMBERS);
+  const required = new Map(Object.entries(REQUIRED_MEMBERS).map(([p, list]) => [p, list.map((snake) => ({ snake, camel: camelOf(snake) }))]));
+  const snakeNames: WireNames = Object.fromEntries([COMMON_MEMBERS, ...Object.values(PROTOCOL_MEMBERS)].flat().map(([snake]) => [camelOf(snake), snake]));
+  return {
+    jobMembers: compile(JOB_MEMBERS),
+    topMembers: compile(TOP_MEMBERS),
+    protocols: new Map(Object.entries(PROTOCOL_MEMBERS).map(([p, specs]) => [p, { keys: keyTable([common, compile(specs)]), required: required.get(p) }])),
+    other: { keys: keyTable([common]), required: undefined },
+    snakeNames,
+    camelNames: Object.fromEntries(Object.keys(snakeNames).map((c) => [c, c])),
+  };
+}
 
 /** `observation N (sequence S)`, for errors. */
 function observationName(raw: Record<string, unknown>, index: number): string {
@@ -171,9 +190,10 @@ type Out = Record<string, unknown>;
  */
 export function fastObservation(raw: Record<string, unknown>, index: number): AnyObservation | undefined {
   // A trace keeps to one spelling: the one that fitted the last observation is tried first.
-  const first = lastCamel ? fastWith(raw, index, CAMEL_NAMES, true) : fastWith(raw, index, SNAKE_NAMES, false);
+  const { snakeNames, camelNames } = tables();
+  const first = lastCamel ? fastWith(raw, index, camelNames, true) : fastWith(raw, index, snakeNames, false);
   if (first !== undefined) return first;
-  const other = lastCamel ? fastWith(raw, index, SNAKE_NAMES, false) : fastWith(raw, index, CAMEL_NAMES, true);
+  const other = lastCamel ? fastWith(raw, index, snakeNames, false) : fastWith(raw, index, camelNames, true);
   if (other !== undefined) lastCamel = !lastCamel;
   return other;
 }
@@ -181,8 +201,6 @@ let lastCamel = false;
 
 /** The wire name of each member (camelCase) in one spelling: read as `raw[N.remoteIp]`. */
 type WireNames = Readonly<Record<string, string>>;
-const SNAKE_NAMES: WireNames = Object.fromEntries([COMMON_MEMBERS, ...Object.values(PROTOCOL_MEMBERS)].flat().map(([snake]) => [camelOf(snake), snake]));
-const CAMEL_NAMES: WireNames = Object.fromEntries(Object.keys(SNAKE_NAMES).map((c) => [c, c]));
 
 function fastWith(raw: Record<string, unknown>, index: number, N: WireNames, camel: boolean): AnyObservation | undefined {
   let keys = 0;
@@ -287,7 +305,7 @@ function fastWith(raw: Record<string, unknown>, index: number, N: WireNames, cam
  */
 function unknownMembers(raw: Record<string, unknown>, protocol: string, seen: number, camel: boolean): Record<string, unknown> | undefined {
   if (seen < 0) return undefined;
-  const known = protocolTables.get(protocol)!.keys;
+  const known = tables().protocols.get(protocol)!.keys;
   let extra: Record<string, unknown> | undefined;
   for (const key in raw) {
     const spec = known[key];
@@ -318,7 +336,8 @@ export function normaliseGeneral(raw: Record<string, unknown>, index: number, ow
   const protocol = raw.protocol;
   if (protocol === undefined || protocol === null) throw new TraceError(`${observationName(raw, index)}: missing member \`protocol\` (http, dns, tcp or ssh_git)`, index, 'protocol');
   if (typeof protocol !== 'string') throw new TraceError(`${observationName(raw, index)}: \`protocol\` must be ${TYPE_TEXT.string}, got ${describe(protocol)}`, index, 'protocol');
-  const table = protocolTables.get(protocol) ?? otherProtocol;
+  const { protocols, other } = tables();
+  const table = protocols.get(protocol) ?? other;
   const members = table.keys;
   const out: Record<string, unknown> = { index };
   let extra: Record<string, unknown> | undefined;
@@ -356,6 +375,7 @@ function checkJobId(value: string | undefined, member: string): void {
 export function normaliseJob(raw: unknown): TraceJob {
   if (!isPlainObject(raw)) throw new TraceError(`job: must be an object, got ${describe(raw)}`, undefined, 'job');
   const out: Record<string, unknown> = {};
+  const { jobMembers } = tables();
   readMembers(raw, jobMembers, out, () => 'job');
   checkJobId(out.jobId as string | undefined, 'job_id');
   checkJobId(out.runId as string | undefined, 'run_id');
@@ -370,7 +390,7 @@ export function addHeaderMember(header: TraceHeader, key: string, value: unknown
     if (value !== null) header.job = normaliseJob(value);
     return;
   }
-  for (const m of topMembers) {
+  for (const m of tables().topMembers) {
     if (key === m.snake || key === m.camel) {
       if (value === null) return;
       if (!checkType(value, m.type)) throw new TraceError(`\`${key}\` must be ${TYPE_TEXT[m.type]}, got ${describe(value)}`, undefined, key);
