@@ -327,7 +327,7 @@ async function bundles() {
   for (const stale of ['node.js', 'node.js.map']) rmSync(`${root}packages/language-server/dist/${stale}`, { force: true });
   await Promise.all([
     libraryModules('core', ['index']),
-    libraryModules('client', ['index']),
+    libraryModules('client', ['index', 'sbom-validator']),
     cliBundle(),
     ...libraryBundles('language-service', ['index']),
     ...libraryBundles('language-server', ['index', 'protocol']),

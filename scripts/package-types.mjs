@@ -16,7 +16,7 @@ const root = new URL('..', import.meta.url).pathname;
 /** The published entries of each library package (their exports map names them too). */
 export const LIBRARY_ENTRIES = {
   core: ['index'],
-  client: ['index'],
+  client: ['index', 'sbom-validator'],
   'language-service': ['index'],
   'language-server': ['index', 'protocol', 'node'],
 };
