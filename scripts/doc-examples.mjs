@@ -174,7 +174,9 @@ export async function checkDocExamples({ root, consumer, env = process.env, docs
     failures.push(`netpolicy serve (for the examples that use the service) did not start: ${e.message}`);
   }
   try {
-    const runEnv = { ...env, NETPOLICY_TOKEN: SERVICE_TOKEN, NETPOLICY_DOC_EXAMPLES_SERVER: server?.url ?? '', NO_COLOR: '1' };
+    // Plain console.log output: no FORCE_COLOR (even empty, it makes Node colour what it inspects).
+    const { FORCE_COLOR: _forced, ...plain } = env;
+    const runEnv = { ...plain, NETPOLICY_TOKEN: SERVICE_TOKEN, NETPOLICY_DOC_EXAMPLES_SERVER: server?.url ?? '', NO_COLOR: '1' };
     for (const p of toRun) {
       const where = `${p.doc}:${p.lines.join(',')}`;
       const r = await runNode(['--import', pathToFileURL(join(dir, 'fetch-to-server.mjs')).href, join(dir, 'out', `${p.file}.mjs`)], dir, runEnv);
