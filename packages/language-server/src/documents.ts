@@ -5,11 +5,12 @@
  * stale one; work for a closed document is dropped. Traces are evaluated after a longer pause
  * (trace-evaluation.ts), and their usage kept per version.
  */
-import { LineIndex, parsePolicyDocument, parseProjectConfig, type Diagnostic, type PolicyDocument, type Position } from '@netpolicy/core';
+import { LineIndex, parsePolicyDocument, parseProjectConfig, reparsePolicyDocument, type Diagnostic, type PolicyDocument, type Position } from '@netpolicy/core';
 import { policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
 import { TextDocuments, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServerHost } from './host';
+import { TextChanges } from './text-changes';
 import { quietly, type Session } from './session';
 import { TRACE_DEBOUNCE_MS, evaluable, type TraceEvaluator } from './trace-evaluation';
 import type { Workspace } from './workspace';
@@ -51,7 +52,8 @@ class DocumentLines extends LineIndex {
 }
 
 export class Documents {
-  readonly texts = new TextDocuments(TextDocument);
+  private readonly changes = new TextChanges();
+  readonly texts = new TextDocuments(this.changes.configuration);
   private readonly entries = new Map<string, Entry>();
   /** Documents whose last publish had diagnostics (a document that stops being a policy file gets them cleared). */
   private readonly publishedNonEmpty = new Set<string>();
@@ -105,8 +107,11 @@ export class Documents {
     if (!td || !this.workspace.isPolicyUri(uri)) return undefined;
     const e = this.entryOf(uri);
     if (e.version !== td.version || !e.doc) {
+      // An edit inside one rule since the last parse reparses that rule alone (core's reparse.ts).
+      const change = this.changes.take(uri);
+      const options = { fileName: this.host.uriToPath(uri) ?? uri, lineIndex: new DocumentLines(td) };
+      e.doc = e.doc && change ? reparsePolicyDocument(e.doc, td.getText(), change, options) : parsePolicyDocument(td.getText(), options);
       e.version = td.version;
-      e.doc = parsePolicyDocument(td.getText(), { fileName: this.host.uriToPath(uri) ?? uri, lineIndex: new DocumentLines(td) });
       e.core = undefined;
     }
     return e.doc;
@@ -227,6 +232,7 @@ export class Documents {
   }
 
   private closed(uri: string): void {
+    this.changes.forget(uri);
     const entry = this.entries.get(uri);
     if (entry) {
       if (entry.timer) clearTimeout(entry.timer);

@@ -14,6 +14,8 @@ export interface ParsedDocument {
   /** True when the text is not JSON at all (the value is partial and not worth checking further). */
   syntaxFailed: boolean;
   diagnostics: Diagnostic[];
+  /** True when `JSON.parse` read the text and it had no duplicate key and no deep nesting (plain JSON). */
+  plain?: boolean;
 }
 
 class TooDeep extends Error {
@@ -64,7 +66,7 @@ export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
     plain = false;
   }
   if (plain) {
-    if (plainAsParsed(text, value)) return { value, syntaxFailed: false, diagnostics: [] };
+    if (plainAsParsed(text, value)) return { value, syntaxFailed: false, diagnostics: [], plain: true };
     const checked = visitDocument(text, jsonc, false);
     return checked.syntaxFailed ? checked : { value, syntaxFailed: false, diagnostics: checked.diagnostics };
   }
@@ -86,18 +88,19 @@ export function parseDocument(text: string, jsonc: boolean): ParsedDocument {
  * literals are counted by a native search for `"` alone, and compared with the keys and strings of
  * the value (a walk that stops past MAX_DEPTH: without a duplicate, the value nests exactly as the
  * text does). With a backslash, a quote may be escaped: one scan skips strings and counts members
- * and depth (`scanShape`).
+ * and depth (`scanShape`). `depth`: how deep the text's value sits in its document (a slice of
+ * a larger text, see reparse.ts).
  */
-function plainAsParsed(text: string, value: unknown): boolean {
+export function plainAsParsed(text: string, value: unknown, depth = 0): boolean {
   if (text.indexOf('\\') < 0) {
-    const strings = countStrings(value, 0);
+    const strings = countStrings(value, depth);
     if (strings < 0) return false;
     let quotes = 0;
     for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) quotes++;
     return quotes === 2 * strings;
   }
   const shape = scanShape(text);
-  return shape.maxDepth <= MAX_DEPTH && shape.members === countMembers(value);
+  return depth + shape.maxDepth <= MAX_DEPTH && shape.members === countMembers(value);
 }
 
 /** Keys and string values of a parsed value; -1 when its containers nest deeper than MAX_DEPTH. */
