@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PACKAGES, buildForPack, packAll } from './pack.mjs';
 import { checkDocExamples } from './doc-examples.mjs';
+import { bundleBudgets } from './bundle-budgets.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -288,6 +289,14 @@ step('libraries from ESM and CommonJS');
   }
 }
 done();
+
+// ---- bundle budgets (scripts/bundle-budgets.mjs) ------------------------------------------
+step('bundle budgets: single imports bundled for the browser; the client without SBOM validation');
+{
+  const r = await bundleBudgets({ consumer, work, tarballOf, env: cleanEnv });
+  for (const f of r.failures) fail(f);
+  done(`\n  ${r.lines.join('\n  ')}`);
+}
 
 // ---- types ---------------------------------------------------------------------------------
 const consumerTs = (importLines) => `${importLines}
