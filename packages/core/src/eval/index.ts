@@ -12,6 +12,7 @@ export { fixFor, applyFix, presetsPermitting, isPolicyFix, type Fix, type JobFix
 export { connectionFor, sourceForRequest, sourceForSsh, ecosystemOf, literalRepositoryPattern } from './recognise';
 export { Suggester, suggestPolicy, suggestFromAccesses, httpsForm, type SuggestOptions, type LeftOut } from './suggest';
 export * from './policy-tests';
+export { policyTestFileDiagnostics } from './policy-test-diagnostics';
 export * from './diff';
 export { ResolvedNames } from './resolved-names';
 export { BoundedCache } from './bounded-cache';

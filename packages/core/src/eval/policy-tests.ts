@@ -26,7 +26,11 @@ export interface PolicyTest {
 }
 
 /** A policy test file (schemas/policy-tests.schema.json), once `checkPolicyTestFile` has accepted it. */
-export interface PolicyTestFile { tests: PolicyTest[] }
+export interface PolicyTestFile {
+  /** The policy under test, relative to the test file's folder (`bindPolicyTests`); without it, the only policy of that folder. */
+  policy?: string;
+  tests: PolicyTest[];
+}
 
 /** The outcome of one policy test: the access, what was expected, what the policy decided, and whether they match. */
 export interface PolicyTestResult {
