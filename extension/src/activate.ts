@@ -12,6 +12,7 @@ import { log, outputChannel } from './output';
 import { ExplainPanel } from './explain-panel';
 import { readWorkspaceFile } from './files';
 import { showError, showWarning } from './notify';
+import { registerPresetView } from './preset-view';
 
 export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient | Promise<BaseLanguageClient>;
 
@@ -199,6 +200,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     { dispose: () => void stopClient() },
   );
   registerCommands(context, platform);
+  registerPresetView(context, () => client);
 
   await assigner.refresh();
   // The server starts with the first policy document (a workspace of other JSON costs nothing).

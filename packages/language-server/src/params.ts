@@ -7,7 +7,7 @@
  * handlers in server.ts check again (a connection without the gate: tests, other transports).
  * Optional members may be absent or null; members the server does not read are not checked.
  */
-import { DenialsRequestMethod, WorkspaceTrustNotificationMethod } from './protocol';
+import { DenialsRequestMethod, PresetDocumentRequestMethod, WorkspaceTrustNotificationMethod } from './protocol';
 
 type Check = (value: unknown, at: string) => string | undefined;
 
@@ -95,6 +95,8 @@ export const PARAMS: Readonly<Record<string, Check>> = {
   'workspace/didChangeWatchedFiles': object({ changes: array(object({ uri: str, type: oneOfNumbers(1, 2, 3) })) }),
   'workspace/didChangeWorkspaceFolders': object({ event: object({ added: array(workspaceFolder), removed: array(workspaceFolder) }) }),
   [DenialsRequestMethod]: object({ uri: str }),
+  'textDocument/definition': atPosition,
+  [PresetDocumentRequestMethod]: object({ uri: str }),
   [WorkspaceTrustNotificationMethod]: object({ trusted: bool }),
 };
 

@@ -33,6 +33,22 @@ export interface DenialsResult {
   errors: Array<{ trace: string; message: string }>;
 }
 
+/**
+ * `netpolicy/presetDocument` (client -> server request): the text of a built-in preset's read-only
+ * view, the target of go to definition on a built-in preset (`netpolicy-preset:/NAME.json`); null
+ * for a URI that names no built-in preset.
+ */
+export const PresetDocumentRequestMethod = 'netpolicy/presetDocument';
+
+/** The parameters of `netpolicy/presetDocument`. */
+export interface PresetDocumentParams {
+  /** A `netpolicy-preset:/NAME.json` URI. */
+  uri: string;
+}
+
+/** The answer to `netpolicy/presetDocument`: the view's JSON text, or null. */
+export type PresetDocumentResult = { text: string } | null;
+
 /** The settings of section `netpolicy` (workspace/configuration); absent or null means the default. */
 export interface NetpolicySettings {
   presetCatalog?: string | null;

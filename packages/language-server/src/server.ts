@@ -21,6 +21,7 @@ import * as codeActions from './handlers/code-actions';
 import * as codeLens from './handlers/code-lens';
 import * as completion from './handlers/completion';
 import * as configuration from './handlers/configuration';
+import * as definition from './handlers/definition';
 import * as denials from './handlers/denials';
 import * as formatting from './handlers/formatting';
 import * as hover from './handlers/hover';
@@ -72,7 +73,7 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
   documents.texts.onDidClose((e) => check.closed(e.document.uri));
 
   const parts = { host, session, workspace, documents, requests, check };
-  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials]) handlers.register(connection, parts);
+  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition]) handlers.register(connection, parts);
   documents.listen();
   connection.listen();
   return { stop: () => lifecycle.stopWork(parts) };

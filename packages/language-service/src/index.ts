@@ -16,3 +16,6 @@ export {
 export { addResult, emptyUsage, traceCodeLenses, unusedRuleHints, type TraceUsage, type RuleUsage, type Denial } from './trace-usage';
 export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';
 export { offsetOf, rangeOf, pointerRange } from './ranges';
+export {
+  PRESET_SCHEME, presetAt, configPathAt, catalogEntryOf, catalogNames, catalogNameAt, presetDocumentUri, presetOfDocumentUri, presetDocumentText, type NamedValue,
+} from './definition';
