@@ -2,7 +2,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import { indexSbom, isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type Policy, type PresetCatalog, type SbomIndex, type TraceHeader } from '@netpolicy/core';
+import { indexSbom, isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type IndexSbomOptions, type Policy, type PresetCatalog, type SbomIndex, type TraceHeader } from '@netpolicy/core';
 import { EXIT, readBounded, readFailure, readTextFile, UsageError } from './io';
 import { readInput, shownName } from './report-output';
 
@@ -27,17 +27,19 @@ export function loadPolicy(path: string, catalog: PresetCatalog): Policy {
 /**
  * Reads a CycloneDX JSON SBOM (`netpolicy fetch sbom`) into core's attribution index. Not JSON, or
  * not a CycloneDX document (`bomFormat`), is exit 2; malformed components are skipped by core.
+ * `options.policy`: the policy in force, whose sources' URLs are registries and Maven repository
+ * bases to attribution (docs/attribution.md).
  */
-export function loadSbom(path: string): SbomIndex {
-  return indexSbom(readSbomFile(path));
+export function loadSbom(path: string, options: IndexSbomOptions = {}): SbomIndex {
+  return indexSbom(readSbomFile(path), options);
 }
 
-/** An SBOM already parsed (fetched from the service): checked as a file is, `name` naming it; else exit `code`. */
-export function sbomOfValue(value: unknown, name: string, code: number = EXIT.usage): SbomIndex {
+/** An SBOM already parsed (fetched from the service), checked as a file is, `name` naming it (else exit `code`): the document. */
+export function checkSbomValue(value: unknown, name: string, code: number = EXIT.usage): object {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { bomFormat?: unknown }).bomFormat !== 'CycloneDX') {
     throw new UsageError(`${name}: not a CycloneDX SBOM (a JSON object with "bomFormat": "CycloneDX")`, code);
   }
-  return indexSbom(value);
+  return value;
 }
 
 /** The parsed SBOM (exit 2 when it is not JSON or not CycloneDX); `-` reads stdin. */

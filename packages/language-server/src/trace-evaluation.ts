@@ -109,7 +109,7 @@ export class TraceEvaluator {
       for (const file of files) {
         if (stale()) return invalid;
         try {
-          const sbom = await workspace.sbomBeside(file, within);
+          const sbom = await workspace.sbomBeside(file, within, doc.value as Policy);
           if (stale()) return invalid;
           await explain(doc.value as Policy, host.readChunks(file, within), {
             catalog: folder.service.catalog, keep: false,

@@ -11,7 +11,7 @@
  */
 import {
   PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, defaultPresetCatalog, indexSbom, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, usableGlobPatterns,
-  type PresetCatalog, type ProjectConfig, type SbomIndex, type SeverityOptions,
+  type Policy, type PresetCatalog, type ProjectConfig, type SbomIndex, type SeverityOptions,
 } from '@netpolicy/core';
 import type { ServiceSettings } from '@netpolicy/language-service';
 import { Emitter } from 'vscode-languageserver';
@@ -33,6 +33,29 @@ export type Touched = 'project file' | 'catalog' | 'traces' | undefined;
 /** SBOMs beside traces are read whole, up to this size. */
 const MAX_SBOM_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Indexes kept of one SBOM, each for the sources of the policies evaluated against it (a folder's
+ * policies rarely differ in their sources; an edit of a source URL makes a new one).
+ */
+const MAX_SBOM_INDEXES = 3;
+
+const sourcesKeys = new WeakMap<object, string>();
+
+/**
+ * What attribution reads of a policy (its sources: their URLs are registries and Maven repository
+ * bases), as one string: equal strings, equal indexes. `''` for a policy without sources.
+ */
+function sourcesKey(policy: Pick<Policy, 'sources'> | undefined): string {
+  if (policy === undefined || policy === null || typeof policy !== 'object') return '';
+  // Once per policy value, not once per trace of the folder.
+  let key = sourcesKeys.get(policy);
+  if (key === undefined) {
+    const sources = policy.sources;
+    sourcesKeys.set(policy, (key = Array.isArray(sources) && sources.length > 0 ? JSON.stringify(sources) : ''));
+  }
+  return key;
+}
+
 /** A path and each folder above it (`/a/b/c` → `/a/b/c`, `/a/b`, `/a`). */
 function ancestry(path: string): string[] {
   const out = [path];
@@ -52,8 +75,8 @@ export class Workspace {
   /** The project file of each workspace folder that has one (by folder path). */
   private readonly projects = new Map<string, { config: ProjectConfig; path: string }>();
   private filePatterns: { root: string; globs: string[] }[] = [];
-  /** SBOMs beside traces, by path, as read (see sbomBeside). */
-  private readonly sboms = new Map<string, Promise<SbomIndex | undefined>>();
+  /** SBOMs beside traces, by path, then by the policy's sources (`sourcesKey`), as read and indexed (see sbomBeside). */
+  private readonly sboms = new Map<string, Map<string, Promise<SbomIndex | undefined>>>();
   private stopped = false;
   private readonly applied = new Emitter<void>();
   private readonly problemsChanged = new Emitter<void>();
@@ -277,17 +300,30 @@ export class Workspace {
   /**
    * The SBOM saved beside a trace (`NAME.cdx.json` beside `NAME.json`, as Fetch Job Trace saves it), indexed: the
    * denials then name the components they fetched. Absent, unreadable or not JSON: none (a log line once).
+   * `policy`: the policy evaluated, whose sources' URLs attribution reads as registries and Maven
+   * repository bases (core's `indexSbom(sbom, { policy })`).
    */
-  sbomBeside(trace: string, within: string | undefined): Promise<SbomIndex | undefined> {
+  sbomBeside(trace: string, within: string | undefined, policy?: Pick<Policy, 'sources'>): Promise<SbomIndex | undefined> {
     if (!this.host.readFile || !this.session.trusted || !/\.json$/i.test(trace) || /\.cdx\.json$/i.test(trace)) return Promise.resolve(undefined);
     const path = trace.replace(/\.json$/i, '.cdx.json');
-    // Read and indexed once, not on every re-evaluation after an edit; a watched change to it forgets it.
-    let found = this.sboms.get(path);
-    if (!found) this.sboms.set(path, (found = this.readSbom(path, within)));
+    // Read and indexed once per set of sources, not on every re-evaluation after an edit (an
+    // edit of a rule leaves the sources as they were); a watched change to the file forgets it.
+    let indexes = this.sboms.get(path);
+    if (!indexes) this.sboms.set(path, (indexes = new Map()));
+    const key = sourcesKey(policy);
+    let found = indexes.get(key);
+    if (found) {
+      // The most recently used last: the first is the one to forget.
+      indexes.delete(key);
+      indexes.set(key, found);
+      return found;
+    }
+    if (indexes.size >= MAX_SBOM_INDEXES) indexes.delete(indexes.keys().next().value!);
+    indexes.set(key, (found = this.readSbom(path, within, key === '' ? undefined : policy)));
     return found;
   }
 
-  private async readSbom(path: string, within: string | undefined): Promise<SbomIndex | undefined> {
+  private async readSbom(path: string, within: string | undefined, policy: Pick<Policy, 'sources'> | undefined): Promise<SbomIndex | undefined> {
     if (!this.host.readFile) return undefined;
     let text: string;
     try {
@@ -298,7 +334,7 @@ export class Workspace {
       return undefined;
     }
     try {
-      return indexSbom(JSON.parse(text));
+      return indexSbom(JSON.parse(text), { policy });
     } catch {
       this.session.logOnce(`SBOM ${path} not used: not JSON`);
       return undefined;

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { formatOption, outputOption, parseCommand, presetsOption, usageText, type CommandSpec } from '../../args';
-import { Explainer, ownRepositories, PullCollector, repositoryPatternProblem, type ExplainResult, type SbomIndex, type TraceHeader } from '@netpolicy/core';
+import { Explainer, indexSbom, ownRepositories, PullCollector, repositoryPatternProblem, type ExplainResult, type TraceHeader } from '@netpolicy/core';
 import type { NetpolicyClient } from '@netpolicy/client';
 import type { Command } from '../../command';
 import { checkWriteBack, drained, EXIT, UsageError, useColor, type Io, type PushbackOut } from '../../io';
 import { presetCatalogOption } from '../../presets-option';
-import { loadPolicy, loadSbom, readTrace, sbomOfValue, traceIntoMemory, type TraceInput } from '../../inputs';
+import { checkSbomValue, loadPolicy, loadSbom, readTrace, traceIntoMemory, type TraceInput } from '../../inputs';
 import { Attribution } from './components';
 import { DEFAULT_PROVENANCE_LIMIT, ProvenanceLookups, provenanceOf, type Provenance } from './provenance';
 import { baseUrlOf, makeClient, reportServiceError, SERVICE_ENVIRONMENT, tokenOf, TOKEN_REFUSED } from '../../service-client';
@@ -206,7 +206,7 @@ export const command: Command = {
       if (token === undefined) io.stderr.write('netpolicy explain: no token (set NETPOLICY_TOKEN or pass --token-file); the service will likely refuse the requests\n');
     }
     let traceInput: TraceInput = values.trace!;
-    let serviceSbom: SbomIndex | undefined;
+    let serviceSbom: object | undefined;
     if (fromService) {
       const selector = { provider: values.provider, repo: values.repo!, jobId: values['job-id']! };
       const job = `${selector.repo} job ${selector.jobId}`;
@@ -215,7 +215,7 @@ export const command: Command = {
         traceInput = { name: `the trace of ${job}`, text: (await client!.getNetworkTrace(selector)).text };
         step = 'fetching the SBOM: ';
         // Checked as --sbom FILE is (JSON, bomFormat); `netpolicy fetch sbom` validates CycloneDX 1.7 in full.
-        if (sbomFromService) serviceSbom = sbomOfValue((await client!.getSbom(selector)).data, `the SBOM of ${job}`, EXIT.apiOther);
+        if (sbomFromService) serviceSbom = checkSbomValue((await client!.getSbom(selector)).data, `the SBOM of ${job}`, EXIT.apiOther);
       } catch (error) {
         if (error instanceof UsageError) throw error;
         return reportServiceError(io, 'explain', error, step);
@@ -249,8 +249,9 @@ export const command: Command = {
 
     async function explainTo(out: Io['stdout']): Promise<number> {
     const policy = loadPolicy(policyFile, catalog);
-    // --sbom: read once; each pass counts afresh (`fresh()`).
-    const sbomIndex = serviceSbom ?? (values.sbom !== undefined ? loadSbom(values.sbom) : undefined);
+    // --sbom: read once; each pass counts afresh (`fresh()`). The policy's sources name registries
+    // and Maven repository bases that attribution reads the SBOM's download forms under.
+    const sbomIndex = serviceSbom !== undefined ? indexSbom(serviceSbom, { policy }) : values.sbom !== undefined ? loadSbom(values.sbom, { policy }) : undefined;
     const sbom = sbomIndex !== undefined ? new Attribution(sbomIndex) : undefined;
     // A regular file, or a trace fetched into memory; stdin, a FIFO or `<(…)` is read once.
     let fromFile = typeof traceInput !== 'string' || canReadTwice(traceInput);
