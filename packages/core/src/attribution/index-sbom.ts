@@ -113,10 +113,14 @@ function identity(c: SbomComponent): string {
   return id;
 }
 
+/** Candidates gathered before `Gathered` keeps a set of them (a scan of a few is cheaper than a set per access). */
+const SCANNED = 8;
+
 /** The candidates of one access: each once, at most `max`. */
 class Gathered {
   readonly list: List = [];
-  private readonly seen = new Set<SbomComponent>();
+  /** Made once the list is longer than `SCANNED`: most accesses gather one list of one or two. */
+  private seen: Set<SbomComponent> | undefined;
   full = false;
 
   constructor(private readonly max: number) {}
@@ -124,10 +128,11 @@ class Gathered {
   take(list: List | undefined): void {
     if (list === undefined || this.full) return;
     for (const c of list) {
-      if (this.seen.has(c)) continue;
+      if (this.seen !== undefined ? this.seen.has(c) : this.list.includes(c)) continue;
       if (this.list.length >= this.max) { this.full = true; return; }
-      this.seen.add(c);
       this.list.push(c);
+      if (this.seen !== undefined) this.seen.add(c);
+      else if (this.list.length > SCANNED) this.seen = new Set(this.list);
     }
   }
 }
@@ -155,10 +160,25 @@ class Index implements SbomIndex {
     this.componentCount = components.length;
     this.max = Math.max(1, options.maxCandidates ?? MAX_CANDIDATES);
     this.context = sbomContext(components, options);
+    // A component alike in everything attribution reads to an earlier one gives the same entry
+    // after it: the earlier one answers for both. Its `identity` is made only when an earlier one
+    // has the same purl (or, without one, the same name): components alike have.
     const seen = new Set<string>();
+    const first = [new Map<string, SbomComponent | null>(), new Map<string, SbomComponent | null>()];
     for (const c of components) {
-      // A component alike in everything attribution reads to an earlier one gives the same entry
-      // after it: the earlier one answers for both.
+      const byKey = c.purl !== undefined ? first[0] : first[1];
+      const k = c.purl ?? c.fullName;
+      const earlier = byKey.get(k);
+      if (earlier === undefined) {
+        byKey.set(k, c);
+        this.index(c);
+        continue;
+      }
+      // The first of its key gets its identity now (`null`: already given).
+      if (earlier !== null) {
+        seen.add(identity(earlier));
+        byKey.set(k, null);
+      }
       const id = identity(c);
       if (seen.has(id)) continue;
       seen.add(id);

@@ -33,6 +33,8 @@ export const NO_CLAIMS: AccessClaims = { claims: [] };
 export interface SbomContext {
   hosts: RegistryHosts;
   commits: CommitTable;
+  /** The hosts of the components' distribution URLs: a request to another host is compared with none (no URL key made). */
+  distributionHosts: ReadonlySet<string>;
 }
 
 /** Options read from outside the SBOM. */
@@ -149,25 +151,37 @@ export function sbomContext(components: readonly SbomComponent[], options: Conte
     }
     if (c.keys?.eco === 'git' && c.keys.version !== undefined) commits.add(c.keys.repo!, c.keys.version);
   }
-  return { hosts: registryHosts(components, options), commits };
+  const distributionHosts = new Set<string>();
+  for (const c of components) for (const d of c.distribution) distributionHosts.add(hostOfUrlKey(d));
+  return { hosts: registryHosts(components, options), commits, distributionHosts };
+}
+
+/** The host of a `urlKey` (`SCHEME://HOST:PORT/PATH`; an IPv6 host has colons of its own, never a `/`). */
+function hostOfUrlKey(key: string): string {
+  const start = key.indexOf('://') + 3;
+  let end = key.indexOf('/', start);
+  if (end < 0) end = key.length;
+  const colon = key.lastIndexOf(':', end - 1);
+  return key.slice(start, colon >= start ? colon : end);
 }
 
 /** The claims of an access (HTTP requests and SSH git commands; connections name no package). */
 export function claimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string): AccessClaims {
-  const a = rawClaimsOfAccess(access, ctx.hosts, remoteUrl);
+  const a = rawClaimsOfAccess(access, ctx, remoteUrl);
   for (const claim of a.claims) {
     if (claim.kind === 'git' && claim.version !== undefined) claim.refs = ctx.commits.resolve(claim.repo, normaliseRef(claim.version));
   }
   return a;
 }
 
-function rawClaimsOfAccess(access: Access, hosts: RegistryHosts, remoteUrl?: string): AccessClaims {
+function rawClaimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string): AccessClaims {
   if (access.kind === 'http') {
     if (typeof access.url !== 'string') return NO_CLAIMS;
     if (access.url.length > 8192) return NO_CLAIMS;
     const u = parseUrl(access.url);
     if (!u) return NO_CLAIMS;
-    return { claims: claimsOfUrl(u, hosts), url: parsedUrlKey(u) };
+    const claims = claimsOfUrl(u, ctx.hosts);
+    return ctx.distributionHosts.has(u.host) ? { claims, url: parsedUrlKey(u) } : { claims };
   }
   if (access.kind === 'ssh') {
     if (typeof access.host !== 'string') return NO_CLAIMS;

@@ -81,12 +81,30 @@ export function mavenPathClaims(rest: readonly string[], out: Claim[]): void {
   }
 }
 
+/** The hosts of a set of bases (`host/path`), made once per set. */
+const baseHosts = new WeakMap<ReadonlySet<string>, Set<string>>();
+
+function hostsOf(bases: ReadonlySet<string>): Set<string> {
+  let hosts = baseHosts.get(bases);
+  if (hosts === undefined) {
+    hosts = new Set();
+    for (const b of bases) {
+      const slash = b.indexOf('/');
+      hosts.add(slash >= 0 ? b.slice(0, slash) : b);
+    }
+    baseHosts.set(bases, hosts);
+  }
+  return hosts;
+}
+
 /**
  * The claims of a request path (`s`: its `/`-split segments, `s[0]` empty) on `host`, under each
  * base of `bases` (`host/path`) that is a prefix of it at a segment boundary.
  */
 export function mavenClaims(s: readonly string[], host: string, bases: ReadonlySet<string> | undefined, out: Claim[]): void {
   if (bases === undefined || bases.size === 0 || s.length < 4) return;
+  // Most requests are to no repository's host: one look-up, not a prefix built and looked up per segment.
+  if (!hostsOf(bases).has(host)) return;
   let prefix = host;
   const last = Math.min(s.length - 4, MAX_BASE_SEGMENTS);
   for (let i = 0; i <= last; i++) {
