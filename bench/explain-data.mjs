@@ -39,7 +39,7 @@ export function makePolicy(n) {
   return { default: 'deny', presets: ['pypi', 'npm'], sources, connections };
 }
 
-function writeObservations(file, count, observation) {
+export function writeObservations(file, count, observation) {
   const fd = openSync(file, 'w');
   writeSync(fd, '{"schema_version":"1.0","job":{"provider":"ciprovider","repository":"acme/app","job_id":"18446744073709551615","run_id":"9007199254740993","run_attempt":1},"observations":[\n');
   let buf = '';
@@ -51,13 +51,13 @@ function writeObservations(file, count, observation) {
   closeSync(fd);
 }
 
-const at = (seq) => `2026-03-02T10:${String((seq / 60000 | 0) % 60).padStart(2, '0')}:${String((seq / 1000 | 0) % 60).padStart(2, '0')}.${String(seq % 1000).padStart(3, '0')}Z`;
+export const at = (seq) => `2026-03-02T10:${String((seq / 60000 | 0) % 60).padStart(2, '0')}:${String((seq / 1000 | 0) % 60).padStart(2, '0')}.${String(seq % 1000).padStart(3, '0')}Z`;
 
 /** Version of writeMixedTrace's output: `ensure` writes the file again when it changes. */
 export const MIXED_VERSION = 4;
 
 /** `n` as an IPv4 address inside `a.b.0.0/(16 - bits)`: distinct for each n below 2^(16 + bits). */
-const quad = (first, second, n, bits) => `${first}.${second + ((n >>> 16) & ((1 << bits) - 1))}.${(n >>> 8) & 255}.${n & 255}`;
+export const quad = (first, second, n, bits) => `${first}.${second + ((n >>> 16) & ((1 << bits) - 1))}.${(n >>> 8) & 255}.${n & 255}`;
 const h16 = (n) => (n & 0xffff).toString(16);
 const h16full = (n) => (n & 0xffff).toString(16).padStart(4, '0');
 
@@ -66,13 +66,13 @@ const h16full = (n) => (n & 0xffff).toString(16).padStart(4, '0');
  * them), every group written out with its zeros, or IPv4-mapped (`::ffff:a.b.c.d`, as a dual-stack
  * proxy logs an IPv4 peer). Distinct for each n below 2^32 within a form; `net` is a 32-bit network.
  */
-function ipv6(net, n, form) {
+export function ipv6(net, n, form) {
   const a = net >>> 16, b = net & 0xffff;
   if (form === 'full') return [a, b, 0, n >>> 16, 0, 0, 0x100, n].map(h16full).join(':');
   if (form === 'mapped') return `::ffff:${quad(100, 64, n, 6)}`;
   return `${h16(a)}:${h16(b)}:${h16(n >>> 16)}::${h16(n)}`;
 }
-const ipv6Form = (rnd) => { const r = rnd(20); return r < 14 ? 'compressed' : r < 17 ? 'full' : 'mapped'; };
+export const ipv6Form = (rnd) => { const r = rnd(20); return r < 14 ? 'compressed' : r < 17 ? 'full' : 'mapped'; };
 
 /**
  * A job's trace as real traces are (issue 20): every destination distinct (each request its own
