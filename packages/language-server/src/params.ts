@@ -97,6 +97,9 @@ export const PARAMS: Readonly<Record<string, Check>> = {
   [DenialsRequestMethod]: object({ uri: str }),
   'textDocument/definition': atPosition,
   [PresetDocumentRequestMethod]: object({ uri: str }),
+  'textDocument/documentHighlight': atPosition,
+  'textDocument/prepareRename': atPosition,
+  'textDocument/rename': object({ textDocument, position, newName: str }),
   [WorkspaceTrustNotificationMethod]: object({ trusted: bool }),
 };
 

@@ -24,9 +24,11 @@ import * as configuration from './handlers/configuration';
 import * as definition from './handlers/definition';
 import * as denials from './handlers/denials';
 import * as formatting from './handlers/formatting';
+import * as highlight from './handlers/highlight';
 import * as hover from './handlers/hover';
 import * as lifecycle from './handlers/lifecycle';
 import * as links from './handlers/links';
+import * as rename from './handlers/rename';
 import * as symbols from './handlers/symbols';
 
 export { SLICE_MS } from './requests';
@@ -73,7 +75,7 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
   documents.texts.onDidClose((e) => check.closed(e.document.uri));
 
   const parts = { host, session, workspace, documents, requests, check };
-  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition]) handlers.register(connection, parts);
+  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition, highlight, rename]) handlers.register(connection, parts);
   documents.listen();
   connection.listen();
   return { stop: () => lifecycle.stopWork(parts) };

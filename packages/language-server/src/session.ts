@@ -26,12 +26,14 @@ export interface ClientAbilities {
   canFollowFolders: boolean;
   canRefreshLenses: boolean;
   canWatchFiles: boolean;
+  /** It takes `documentChanges` in a WorkspaceEdit (edits at a document's version). */
+  documentChanges: boolean;
 }
 
 /** Before `initialize`. */
 const UNKNOWN_CLIENT: ClientAbilities = {
   canPullConfiguration: false, configurationAdvertised: false, canRegisterConfiguration: false, codeActionLiterals: true,
-  features: undefined, canFollowFolders: false, canRefreshLenses: false, canWatchFiles: false,
+  features: undefined, canFollowFolders: false, canRefreshLenses: false, canWatchFiles: false, documentChanges: false,
 };
 
 /** What a client can do, from its capabilities. */
@@ -54,6 +56,7 @@ export function negotiate(params: InitializeParams): ClientAbilities {
     canFollowFolders: caps.workspace?.workspaceFolders === true,
     canRefreshLenses: caps.workspace?.codeLens?.refreshSupport === true,
     canWatchFiles: caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
   };
 }
 

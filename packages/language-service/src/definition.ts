@@ -4,9 +4,8 @@
  * read-only view of a built-in preset (a virtual document the server serves: `netpolicy-preset:/NAME.json`).
  * The server resolves paths and reads catalog files; these functions only read parsed documents.
  */
-import { type PolicyDocument, type PresetEntry } from '@netpolicy/core';
-import { nodeAt } from '@netpolicy/core/internal';
-import type { Node } from 'jsonc-parser';
+import type { PolicyDocument, PresetEntry } from '@netpolicy/core';
+import { findNodeAtOffset, getNodePath, type Node } from 'jsonc-parser';
 import type { Position, Range } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
 
@@ -29,10 +28,22 @@ export function rootOf(doc: PolicyDocument): Node | undefined {
   }
 }
 
+/**
+ * The innermost node at an offset (its right end included), whether it is a member's key, and its
+ * path; undefined outside the root value or when the text has no tree.
+ */
+export function nodeAtOffset(doc: PolicyDocument, offset: number): { node: Node; isKey: boolean; path: Array<string | number> } | undefined {
+  const root = rootOf(doc);
+  if (!root || !Number.isFinite(offset)) return undefined;
+  const node = findNodeAtOffset(root, Math.max(0, Math.min(offset, doc.text.length)), true);
+  if (!node) return undefined;
+  const isKey = node.parent?.type === 'property' && node.parent.children?.[0] === node;
+  return { node, isKey, path: getNodePath(node) };
+}
+
 /** The string node at a position, with its path, or undefined when the position is not on a string value. */
 function stringAt(doc: PolicyDocument, position: Position): { node: Node; path: Array<string | number> } | undefined {
-  if (!rootOf(doc)) return undefined;
-  const at = nodeAt(doc, offsetOf(doc, position));
+  const at = nodeAtOffset(doc, offsetOf(doc, position));
   if (!at || at.isKey || at.node.type !== 'string' || typeof at.node.value !== 'string') return undefined;
   return { node: at.node, path: at.path };
 }

@@ -19,3 +19,5 @@ export { offsetOf, rangeOf, pointerRange } from './ranges';
 export {
   PRESET_SCHEME, presetAt, configPathAt, catalogEntryOf, catalogNames, catalogNameAt, presetDocumentUri, presetOfDocumentUri, presetDocumentText, type NamedValue,
 } from './definition';
+export { presetOccurrences, testRuleOccurrences, presetRenameEdits, presetNameProblem, type PresetFileKind } from './rename';
+export { documentHighlights, MAX_HIGHLIGHTS } from './highlight';

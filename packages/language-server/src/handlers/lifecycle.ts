@@ -48,6 +48,8 @@ export function register(connection: Connection, parts: Parts): void {
         documentLinkProvider: { resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
         definitionProvider: true,
+        documentHighlightProvider: true,
+        renameProvider: { prepareProvider: true },
         // Folders added or removed later are followed (each folder has its own netpolicy.config.json).
         ...(client.canFollowFolders ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
         // Positions are UTF-16 code units, the encoding every client must support (LSP 3.17).

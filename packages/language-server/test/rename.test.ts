@@ -1,0 +1,91 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clientPerTest, fileUri } from './harness';
+
+const client = clientPerTest();
+
+const CATALOG = '{ "presets": [{ "name": "internal-pypi", "description": "Our PyPI mirror", "opaque": true }] }\n';
+
+function workspace(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'np-ren-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+const CAPS = {
+  workspace: { configuration: true, workspaceEdit: { documentChanges: true } },
+  textDocument: { publishDiagnostics: { versionSupport: true } },
+};
+
+describe('rename and document highlight', () => {
+  it('are advertised; highlight marks the preset, CIDR or host under the cursor', async () => {
+    const dir = workspace({});
+    const c = await client({ rootUri: fileUri(dir) });
+    expect(c.initializeResult.capabilities).toMatchObject({ documentHighlightProvider: true, renameProvider: { prepareProvider: true } });
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    await c.open(uri, '{ "presets": ["npm", "npm"], "connections": [{ "tcp": { "cidrs": ["10.0.0.0/8", "10.0.0.0/8"] } }] }');
+    await c.diagnostics(uri);
+    const presets = await c.request('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 0, character: 16 } });
+    expect(presets.map((h: any) => h.range.start.character)).toEqual([15, 22]);
+    const cidrs = await c.request('textDocument/documentHighlight', { textDocument: { uri }, position: { line: 0, character: 70 } });
+    expect(cidrs).toHaveLength(2);
+  });
+
+  it('renames a catalog preset in the catalog, the open and closed policies and the test files, open ones at their version', async () => {
+    const dir = workspace({
+      'netpolicy.config.json': '{ "presetCatalog": "catalog.json" }',
+      'catalog.json': CATALOG,
+      'a/closed.netpolicy.json': '{ "presets": ["npm", "internal-pypi"] }\n',
+      'a/policy.tests.json': '{ "tests": [{ "http": { "url": "https://x.example/" }, "expect": "allow", "rule": "preset:internal-pypi" }] }\n',
+      'b/other.netpolicy.json': '{ "presets": ["npm"] }\n',
+    });
+    const c = await client({ rootUri: fileUri(dir), capabilities: CAPS });
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    await c.open(uri, '{ "presets": ["internal-pypi"] }', 3);
+    await c.diagnostics(uri, 3);
+    // The workspace check finds the closed policies.
+    await c.diagnostics(fileUri(join(dir, 'a/closed.netpolicy.json')));
+    const position = { line: 0, character: 18 };
+    expect(await c.request('textDocument/prepareRename', { textDocument: { uri }, position })).toEqual({
+      range: { start: { line: 0, character: 15 }, end: { line: 0, character: 28 } }, placeholder: 'internal-pypi',
+    });
+    const edit = await c.request('textDocument/rename', { textDocument: { uri }, position, newName: 'mirror' });
+    const byUri = Object.fromEntries(edit.documentChanges.map((d: any) => [d.textDocument.uri, d]));
+    expect(Object.keys(byUri).sort()).toEqual([fileUri(join(dir, 'a/closed.netpolicy.json')), fileUri(join(dir, 'a/policy.tests.json')), fileUri(join(dir, 'catalog.json')), uri].sort());
+    expect(byUri[uri].textDocument.version).toBe(3);
+    expect(byUri[fileUri(join(dir, 'catalog.json'))].textDocument.version).toBeNull();
+    expect(byUri[uri].edits).toEqual([{ range: { start: { line: 0, character: 14 }, end: { line: 0, character: 29 } }, newText: '"mirror"' }]);
+    expect(byUri[fileUri(join(dir, 'a/policy.tests.json'))].edits[0].newText).toBe('"preset:mirror"');
+    await expect(c.request('textDocument/rename', { textDocument: { uri }, position, newName: 'npm' })).rejects.toThrow(/already a preset/);
+    await expect(c.request('textDocument/rename', { textDocument: { uri }, position, newName: 'a\u202eb' })).rejects.toThrow(/bidirectional/);
+  });
+
+  it('renames from the catalog file too; a client without documentChanges gets changes', async () => {
+    const dir = workspace({ 'netpolicy.config.json': '{ "presetCatalog": "catalog.json" }', 'catalog.json': CATALOG });
+    const c = await client({ rootUri: fileUri(dir) });
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    await c.open(uri, '{ "presets": ["internal-pypi"] }');
+    await c.diagnostics(uri);
+    const catalogUri = fileUri(join(dir, 'catalog.json'));
+    await c.open(catalogUri, CATALOG);
+    const edit = await c.request('textDocument/rename', { textDocument: { uri: catalogUri }, position: { line: 0, character: 30 }, newName: 'mirror' });
+    expect(Object.keys(edit.changes).sort()).toEqual([catalogUri, uri].sort());
+  });
+
+  it('prepareRename refuses a built-in preset and an unknown one, saying why', async () => {
+    const dir = workspace({});
+    const c = await client({ rootUri: fileUri(dir) });
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    await c.open(uri, '{ "presets": ["pypi", "__proto__", "x\u202ey"], "default": "deny" }');
+    await c.diagnostics(uri);
+    await expect(c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 0, character: 17 } })).rejects.toThrow(/pypi is a built-in preset: it cannot be renamed/);
+    await expect(c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 0, character: 27 } })).rejects.toThrow(/__proto__ is not a preset/);
+    await expect(c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 0, character: 40 } })).rejects.toThrow(/x\\u202ey is not a preset/);
+    expect(await c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 0, character: 58 } })).toBeNull();
+  });
+});

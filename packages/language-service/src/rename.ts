@@ -1,0 +1,59 @@
+/**
+ * Rename of a catalog preset: the edits in one document of each kind that names it (the catalog
+ * file's `name`, a policy's `presets` item, a test file's `"rule": "preset:NAME"`), and whether a
+ * new name will do. The server decides which files to edit and whether the preset may be renamed
+ * (a built-in one may not); each function here reads one parsed document.
+ */
+import { escapeMessage, type PolicyDocument, type PresetCatalog } from '@netpolicy/core';
+import type { Node } from 'jsonc-parser';
+import type { Range, TextEdit } from 'vscode-languageserver-types';
+import { catalogNames, rootOf } from './definition';
+import { rangeOf } from './ranges';
+
+/** Which kind of file a rename edits. */
+export type PresetFileKind = 'catalog' | 'policy' | 'tests';
+
+function member(node: Node | undefined, key: string): Node | undefined {
+  if (node?.type !== 'object') return undefined;
+  return node.children?.find((m) => m.children?.[0]?.value === key)?.children?.[1];
+}
+
+/** The string items of a policy's `presets` equal to `name` (each whole, quotes included). */
+export function presetOccurrences(doc: PolicyDocument, name: string): Range[] {
+  const list = member(rootOf(doc), 'presets');
+  if (list?.type !== 'array') return [];
+  return (list.children ?? []).filter((n) => n.type === 'string' && n.value === name).map((n) => rangeOf(doc, n.offset, n.length));
+}
+
+/** The `rule` values of a test file (`{"tests": [{"rule": "preset:NAME"}]}`) naming the preset. */
+export function testRuleOccurrences(doc: PolicyDocument, name: string): Range[] {
+  const list = member(rootOf(doc), 'tests');
+  if (list?.type !== 'array') return [];
+  const out: Range[] = [];
+  for (const test of list.children ?? []) {
+    const rule = member(test, 'rule');
+    if (rule?.type === 'string' && rule.value === `preset:${name}`) out.push(rangeOf(doc, rule.offset, rule.length));
+  }
+  return out;
+}
+
+/** The edits that rename preset `from` to `to` in one document of the given kind. */
+export function presetRenameEdits(doc: PolicyDocument, kind: PresetFileKind, from: string, to: string): TextEdit[] {
+  if (kind === 'catalog') return catalogNames(doc).filter((n) => n.value === from).map((n) => ({ range: n.range, newText: JSON.stringify(to) }));
+  if (kind === 'tests') return testRuleOccurrences(doc, from).map((range) => ({ range, newText: JSON.stringify(`preset:${to}`) }));
+  return presetOccurrences(doc, from).map((range) => ({ range, newText: JSON.stringify(to) }));
+}
+
+/** Control, format (bidi) and line-separator characters: a name holding one reads as another. */
+const UNSEEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** What is wrong with `to` as the new name of preset `from` under `catalog`, in words; undefined when it will do. */
+export function presetNameProblem(from: string, to: unknown, catalog: PresetCatalog): string | undefined {
+  if (typeof to !== 'string' || to.trim() === '') return 'a preset name cannot be empty';
+  if (to === from) return undefined;
+  if (to !== to.trim()) return 'a preset name cannot begin or end with spaces';
+  if (UNSEEN.test(to)) return 'a preset name cannot hold control or bidirectional-text characters';
+  if (to.length > 200) return 'a preset name is at most 200 characters';
+  if (catalog.byName.has(to)) return `${escapeMessage(to, 80)} is already a preset of the catalog in force`;
+  return undefined;
+}
