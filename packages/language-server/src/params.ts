@@ -100,6 +100,7 @@ export const PARAMS: Readonly<Record<string, Check>> = {
   'textDocument/documentHighlight': atPosition,
   'textDocument/prepareRename': atPosition,
   'textDocument/rename': object({ textDocument, position, newName: str }),
+  'textDocument/inlayHint': object({ textDocument, range }),
   [WorkspaceTrustNotificationMethod]: object({ trusted: bool }),
 };
 

@@ -60,6 +60,8 @@ export interface NetpolicySettings {
    * background, open or not. `maxFiles`: at most this many files (default 500; 0 turns it off).
    */
   workspaceDiagnostics?: { maxFiles?: number | null } | null;
+  /** Inlay hints, each kind on unless false: CIDR address counts, port services, what a preset adds, trace hits per rule. */
+  inlayHints?: { addresses?: boolean; services?: boolean; presets?: boolean; traceHits?: boolean } | null;
 }
 
 /** The `initializationOptions` the server reads (each optional; anything else is ignored). */

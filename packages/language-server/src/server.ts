@@ -26,6 +26,7 @@ import * as denials from './handlers/denials';
 import * as formatting from './handlers/formatting';
 import * as highlight from './handlers/highlight';
 import * as hover from './handlers/hover';
+import * as inlayHints from './handlers/inlay-hints';
 import * as lifecycle from './handlers/lifecycle';
 import * as links from './handlers/links';
 import * as rename from './handlers/rename';
@@ -75,7 +76,7 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
   documents.texts.onDidClose((e) => check.closed(e.document.uri));
 
   const parts = { host, session, workspace, documents, requests, check };
-  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition, highlight, rename]) handlers.register(connection, parts);
+  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition, highlight, rename, inlayHints]) handlers.register(connection, parts);
   documents.listen();
   connection.listen();
   return { stop: () => lifecycle.stopWork(parts) };

@@ -21,3 +21,5 @@ export {
 } from './definition';
 export { presetOccurrences, testRuleOccurrences, presetRenameEdits, presetNameProblem, type PresetFileKind } from './rename';
 export { documentHighlights, MAX_HIGHLIGHTS } from './highlight';
+export { getInlayHints, addressCount, MAX_INLAY_HINTS, type InlayHintOptions } from './inlay-hints';
+export { serviceOfPort } from './well-known-ports';

@@ -50,6 +50,7 @@ export function register(connection: Connection, parts: Parts): void {
         definitionProvider: true,
         documentHighlightProvider: true,
         renameProvider: { prepareProvider: true },
+        inlayHintProvider: { resolveProvider: false },
         // Folders added or removed later are followed (each folder has its own netpolicy.config.json).
         ...(client.canFollowFolders ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
         // Positions are UTF-16 code units, the encoding every client must support (LSP 3.17).
