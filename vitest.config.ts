@@ -6,6 +6,8 @@ const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`,
 export default defineConfig({
   resolve: {
     alias: {
+      // Before '@netpolicy/core', which would match as a prefix (the first match wins).
+      '@netpolicy/core/internal': fileURLToPath(new URL('./packages/core/src/internal.ts', import.meta.url)),
       '@netpolicy/core': src('core'),
       '@netpolicy/client': src('client'),
       '@netpolicy/language-service': src('language-service'),

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
-import { LIBRARY_ENTRIES } from './package-types.mjs';
+import { INTERNAL_ENTRIES, LIBRARY_ENTRIES } from './package-types.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -23,11 +23,15 @@ export function entrySource(pkg, entry) {
   return join(root, 'packages', pkg, 'src', `${entry}.ts`);
 }
 
-/** Each published entry of `packages`: `{ pkg, entry, specifier, file }`. */
+/**
+ * Each published entry of `packages` for library users: `{ pkg, entry, specifier, file }`. The
+ * entries for the other netpolicy packages only (INTERNAL_ENTRIES: `@netpolicy/core/internal`)
+ * are left out: they have no reference pages.
+ */
 export function libraryEntries(packages = Object.keys(LIBRARY_ENTRIES)) {
   return packages.flatMap((pkg) => LIBRARY_ENTRIES[pkg].map((entry) => ({
     pkg, entry, specifier: entrySpecifier(pkg, entry), file: entrySource(pkg, entry),
-  })));
+  }))).filter((e) => !INTERNAL_ENTRIES.has(e.specifier));
 }
 
 /**

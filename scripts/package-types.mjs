@@ -13,13 +13,19 @@ import ts from 'typescript';
 
 const root = new URL('..', import.meta.url).pathname;
 
-/** The published entries of each library package (their exports map names them too). */
+/**
+ * The published entries of each library package (their exports map names them too). `internal`
+ * (INTERNAL_ENTRIES) is for the other netpolicy packages: published, not documented.
+ */
 export const LIBRARY_ENTRIES = {
-  core: ['index'],
+  core: ['index', 'internal'],
   client: ['index', 'sbom-validator'],
   'language-service': ['index'],
   'language-server': ['index', 'protocol', 'node'],
 };
+
+/** Entries for the other netpolicy packages only: no reference pages, no TSDoc requirement (scripts/api-surface.mjs). */
+export const INTERNAL_ENTRIES = new Set(['@netpolicy/core/internal']);
 
 /** A declaration tsc writes as a bare `export {}`: what the module is for. */
 const HEADERS = {

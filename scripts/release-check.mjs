@@ -22,6 +22,7 @@ import { gunzipSync } from 'node:zlib';
 import { PACKAGES, buildForPack, packAll } from './pack.mjs';
 import { checkDocExamples } from './doc-examples.mjs';
 import { bundleBudgets } from './bundle-budgets.mjs';
+import { apiReports } from './api-extractor.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -104,6 +105,16 @@ step('API reference (docs/reference) in step with the sources');
   check(r.status === 0, `docs/reference is stale or could not be generated (npm run docs:api):\n${output(r)}`);
 }
 done();
+
+// ---- API reports (scripts/api-extractor.mjs) -----------------------------------------------
+// The public surface of each entry, read by API Extractor from the declarations just packed,
+// against the committed api/*.api.md: a change to the surface must come with its report.
+step('API reports (api/*.api.md) in step with the published declarations');
+{
+  const r = apiReports();
+  for (const f of r.failures) fail(f);
+  done(`${r.lines.length} entries`);
+}
 
 // ---- files and sizes -----------------------------------------------------------------------
 /** The files of a .tgz: name -> size (a ustar reader; npm writes plain ustar entries). */

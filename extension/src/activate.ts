@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { PROJECT_CONFIG_FILE, parseProjectConfig, usableGlobPatterns } from '@netpolicy/core';
+import { PROJECT_CONFIG_FILE, parseProjectConfig } from '@netpolicy/core';
+import { usableGlobPatterns } from '@netpolicy/core/internal';
 import { POLICY_LANGUAGES, languageFor } from './languages';
 import { registerCommands, type Platform } from './commands';
 import { log, outputChannel } from './output';

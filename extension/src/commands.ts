@@ -3,7 +3,8 @@
  * `vscode.workspace.fs` only, so every command works in the browser as on the desktop.
  */
 import * as vscode from 'vscode';
-import { Suggester, clipped, describeAccess, explain, indexSbom, type SbomIndex, parsePolicyDocument, streamTrace, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { Suggester, describeAccess, explain, indexSbom, type SbomIndex, parsePolicyDocument, streamTrace, validateDocument, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { clipped } from '@netpolicy/core/internal';
 import { NetpolicyClient } from '@netpolicy/client';
 import { ExplainPanel } from './explain-panel';
 import { ReportBuilder, type ReportModel } from './report';

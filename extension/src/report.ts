@@ -8,10 +8,8 @@
  * outside text: control and bidi characters are shown escaped (core's escapeControl), then HTML
  * is escaped. The webview only renders this.
  */
-import {
-  Locator, accessHost, type ComponentMatch, type SbomIndex, applyEdits, compilePolicy, denialFixEdits, escapeControl, verdictSentence,
-  type Access, type ExplainReport, type ExplainResult, type Policy, type PolicyDocument,
-} from '@netpolicy/core';
+import { type ComponentMatch, type SbomIndex, applyEdits, compilePolicy, denialFixEdits, escapeControl, verdictSentence, type Access, type ExplainReport, type ExplainResult, type Policy, type PolicyDocument } from '@netpolicy/core';
+import { Locator, accessHost } from '@netpolicy/core/internal';
 
 export interface ReportRange { offset: number; length: number }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { accessHost, explain, parsePolicyDocument, type Policy } from '@netpolicy/core';
+import { explain, parsePolicyDocument, type Policy } from '@netpolicy/core';
+import { accessHost } from '@netpolicy/core/internal';
 import { ReportBuilder, allowedNow, applyDenialFix, buildReport, contentSecurityPolicy, escapeHtml, markAllowed, renderReportHtml, ruleRange } from '../../src/report';
 
 const root = new URL('../../../', import.meta.url);

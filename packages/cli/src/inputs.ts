@@ -2,7 +2,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import { indexSbom, isKnownObservation, LineIndex, ResolvedNames, TraceError, streamTrace, validate, type AnyObservation, type IndexSbomOptions, type Policy, type PresetCatalog, type SbomIndex, type TraceHeader } from '@netpolicy/core';
+import { indexSbom, isKnownObservation, LineIndex, TraceError, streamTrace, validate, type AnyObservation, type IndexSbomOptions, type Policy, type PresetCatalog, type SbomIndex, type TraceHeader } from '@netpolicy/core';
+import { ResolvedNames } from '@netpolicy/core/internal';
 import { EXIT, readBounded, readFailure, readTextFile, UsageError } from './io';
 import { readInput, shownName } from './report-output';
 

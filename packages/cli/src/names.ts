@@ -3,7 +3,7 @@
  * `closeMatches`, which has no imports) so that the entry can name a command without loading
  * the argument parser.
  */
-import { closeMatches } from '@netpolicy/core';
+import { closeMatches } from '@netpolicy/core/internal';
 
 /**
  * The nearest name a typo could have meant (`--stirct` -> `--strict`), by edit distance with

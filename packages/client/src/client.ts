@@ -13,12 +13,16 @@ import { MEDIA_TYPES, PATHS } from './wire';
 /**
  * The largest timeout or delay the client takes (one day): Node's timers hold at most 2^31 - 1 ms
  * (about 24.8 days) and fire at once beyond it, so larger values are refused, not wrapped.
+ * @public
  */
 export const MAX_TIMEOUT_MS = 86_400_000;
 
 export type { CallOptions, ClientOptions } from './options';
 
-/** A successful call: the parsed, shape-checked body and the exact bytes received, as text. */
+/**
+ * A successful call: the parsed, shape-checked body and the exact bytes received, as text.
+ * @public
+ */
 export interface ApiResult<T> {
   /** The parsed body. */
   data: T;
@@ -30,7 +34,10 @@ export interface ApiResult<T> {
   attempts: number;
 }
 
-/** What `getSbom` returns: an `ApiResult` that also says whether the SBOM was validated. */
+/**
+ * What `getSbom` returns: an `ApiResult` that also says whether the SBOM was validated.
+ * @public
+ */
 export interface SbomResult extends ApiResult<CycloneDxBom> {
   /** Whether the SBOM was validated as CycloneDX 1.7. */
   validated: boolean;
@@ -39,6 +46,7 @@ export interface SbomResult extends ApiResult<CycloneDxBom> {
 /**
  * What `getTrace` returns: the service's document as `getNetworkTrace` gives it (`data`, `text`),
  * and the same trace normalised by core (`trace`).
+ * @public
  */
 export interface TraceResult extends ApiResult<NetworkTraceDocument> {
   /**
@@ -53,6 +61,7 @@ export interface TraceResult extends ApiResult<NetworkTraceDocument> {
  * The typed client of the job provenance service's three GET operations: a job's SBOM and network
  * trace, and the artifact lookup. It retries what is worth retrying, bounds every wait and body, and
  * keeps the token out of every message; failures are `NetpolicyError`s with a `kind`.
+ * @public
  */
 export class NetpolicyClient {
   /** The service's base URL, ending in `/`. */
@@ -232,7 +241,10 @@ export class NetpolicyClient {
   }
 }
 
-/** Content-Type split into its essence (lowercase type/subtype) and parameters. */
+/**
+ * Content-Type split into its essence (lowercase type/subtype) and parameters.
+ * @public
+ */
 export function mediaType(header: string | null): { essence: string; params: Record<string, string>; raw: string } {
   const raw = header ?? '';
   const [essence, ...rest] = raw.split(';');

@@ -1,7 +1,10 @@
 /** Typed errors of the client. Messages never contain the access token. */
 import { classifyStatus, type ProblemCondition } from './wire';
 
-/** A problem document (the RFC 9457 subset the service's interface requires). */
+/**
+ * A problem document (the RFC 9457 subset the service's interface requires).
+ * @public
+ */
 export interface Problem {
   type: string;
   title: string;
@@ -20,10 +23,14 @@ export interface Problem {
  * - `redirect`: a redirect the client refused to follow (another origin, too many);
  * - `api`: any other HTTP error status;
  * - `aborted`: the caller's AbortSignal fired.
+ * @public
  */
 export type ErrorKind = 'selector' | 'config' | ProblemCondition | 'invalid-response' | 'redirect' | 'api' | 'aborted';
 
-/** Every error the client throws: `kind` says what went wrong, so callers branch on it rather than on the message. */
+/**
+ * Every error the client throws: `kind` says what went wrong, so callers branch on it rather than on the message.
+ * @public
+ */
 export class NetpolicyError extends Error {
   constructor(readonly kind: ErrorKind, message: string) {
     super(message);
@@ -31,7 +38,10 @@ export class NetpolicyError extends Error {
   }
 }
 
-/** A selector that the interface would reject; no request was sent. */
+/**
+ * A selector that the interface would reject; no request was sent.
+ * @public
+ */
 export class SelectorError extends NetpolicyError {
   constructor(readonly field: string, message: string) {
     super('selector', message);
@@ -39,7 +49,10 @@ export class SelectorError extends NetpolicyError {
   }
 }
 
-/** Options the client refuses (a base URL that is not https to a remote host, a short token, a timeout out of range); no request was sent. */
+/**
+ * Options the client refuses (a base URL that is not https to a remote host, a short token, a timeout out of range); no request was sent.
+ * @public
+ */
 export class ConfigError extends NetpolicyError {
   constructor(message: string) {
     super('config', message);
@@ -56,7 +69,10 @@ export interface ApiErrorInit {
   cause?: unknown;
 }
 
-/** The service answered with an error, an unusable response, or could not be reached. */
+/**
+ * The service answered with an error, an unusable response, or could not be reached.
+ * @public
+ */
 export class ApiError extends NetpolicyError {
   /** HTTP status of the last response; undefined when none arrived (timeout, network error). */
   readonly status?: number;
@@ -82,7 +98,10 @@ export class ApiError extends NetpolicyError {
   get detail(): string | undefined { return this.problem?.detail; }
 }
 
-/** Whether a value is a problem document with the four required members. */
+/**
+ * Whether a value is a problem document with the four required members.
+ * @public
+ */
 export function isProblem(value: unknown): value is Problem {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;

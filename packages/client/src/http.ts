@@ -24,7 +24,10 @@ export interface TransportOptions {
   onProgress?: (progress: { received: number; total?: number }) => void;
 }
 
-/** What `ClientOptions.onRetry` is told before the client waits to try again. */
+/**
+ * What `ClientOptions.onRetry` is told before the client waits to try again.
+ * @public
+ */
 export interface RetryInfo {
   /** The attempt that failed (1 for the first). */
   attempt: number;
@@ -71,7 +74,10 @@ const IMF_FIXDATE = /^([A-Z][a-z]{2}), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(
 const RFC850_DATE = /^([A-Z][a-z]{5,8}), (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
 const ASCTIME_DATE = /^([A-Z][a-z]{2}) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
 
-/** An HTTP-date (RFC 9110 5.6.7) as milliseconds since the epoch; undefined for anything else. */
+/**
+ * An HTTP-date (RFC 9110 5.6.7) as milliseconds since the epoch; undefined for anything else.
+ * @public
+ */
 export function parseHttpDate(text: string, now = Date.now()): number | undefined {
   let day: string, date: string, month: string, year: number, h: string, m: string, s: string;
   let match: RegExpExecArray | null;
@@ -105,6 +111,7 @@ export function parseHttpDate(text: string, now = Date.now()): number | undefine
  * Parses Retry-After into milliseconds from now: only the RFC 9110 10.2.3 forms, delta-seconds
  * (one or more digits) or an HTTP-date. Anything else (`-5`, `1.5`, `soon`) is undefined, and the
  * caller falls back to its normal backoff.
+ * @public
  */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
@@ -114,7 +121,10 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return date === undefined ? undefined : Math.max(0, date - now);
 }
 
-/** Whether a URL's host names this machine (`localhost`, `*.localhost`, 127.0.0.0/8, `::1`): the only hosts plain http may reach. */
+/**
+ * Whether a URL's host names this machine (`localhost`, `*.localhost`, 127.0.0.0/8, `::1`): the only hosts plain http may reach.
+ * @public
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;

@@ -2,12 +2,15 @@
  * The options of the client and of each call, and the one list of their names: the check of
  * unknown options reads it, and so does the test that holds the docs to it (test/options-docs.test.ts).
  */
-import { closeMatches } from '@netpolicy/core';
+import { closeMatches } from '@netpolicy/core/internal';
 import { ConfigError } from './errors';
 import type { RetryInfo } from './http';
 import type { SbomValidator } from './sbom-validator';
 
-/** Where the service is, the token, and the limits of every call (timeouts, retries, body size, redirects). */
+/**
+ * Where the service is, the token, and the limits of every call (timeouts, retries, body size, redirects).
+ * @public
+ */
 export interface ClientOptions {
   /** Base URL of the service, e.g. `https://provenance.example`; `http` only for loopback hosts. */
   baseUrl: string;
@@ -50,7 +53,10 @@ export interface ClientOptions {
   random?: () => number;
 }
 
-/** Per call: a signal to cancel it, and a progress callback for this call's body. */
+/**
+ * Per call: a signal to cancel it, and a progress callback for this call's body.
+ * @public
+ */
 export interface CallOptions {
   /** Aborting it ends the call with an `ApiError` of kind `aborted`. */
   signal?: AbortSignal;

@@ -14,16 +14,25 @@
  *   token (say `expired` at the end of `demo-token-expired`) stays readable.
  */
 
-/** The shortest token the client accepts. */
+/**
+ * The shortest token the client accepts.
+ * @public
+ */
 export const MIN_TOKEN_LENGTH = 8;
-/** Prefixes of the token this long or longer are never printed (other pieces: half the token). */
+/**
+ * Prefixes of the token this long or longer are never printed (other pieces: half the token).
+ * @public
+ */
 export const FRAGMENT_LENGTH = 6;
 const MARK = '[redacted]';
 
 /** ASCII lower case: the same length as the input, so positions carry over. */
 const fold = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
-/** Removes the token, its prefixes of FRAGMENT_LENGTH or more, and its pieces of half its length or more from `text`. */
+/**
+ * Removes the token, its prefixes of FRAGMENT_LENGTH or more, and its pieces of half its length or more from `text`.
+ * @public
+ */
 export function redact(text: string, token: string | undefined): string {
   if (!token || text.length < Math.min(FRAGMENT_LENGTH, token.length)) return text;
   const t = fold(text);

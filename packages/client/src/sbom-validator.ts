@@ -12,7 +12,10 @@
  */
 import { ConfigError } from './errors';
 
-/** Resolves to the list of reasons the SBOM is invalid; empty when it is valid. */
+/**
+ * Resolves to the list of reasons the SBOM is invalid; empty when it is valid.
+ * @public
+ */
 export type SbomValidator = (text: string) => Promise<string[]>;
 
 interface JsonValidatorLike { validate(data: string): Promise<unknown> }
@@ -60,7 +63,10 @@ function describeError(e: Record<string, unknown>): string {
   return `${where}: ${String(e.message ?? e.keyword ?? 'invalid')}${extra}`;
 }
 
-/** The default SBOM validator: CycloneDX 1.7, strict (no unknown members). */
+/**
+ * The default SBOM validator: CycloneDX 1.7, strict (no unknown members).
+ * @public
+ */
 export const cyclonedxStrictValidator: SbomValidator = async (text) => {
   cached ??= load();
   let loaded: Loaded;

@@ -2,7 +2,10 @@
 import { SelectorError } from './errors';
 import { PROVIDER } from './wire';
 
-/** Which job's SBOM or trace to fetch: checked locally (`jobQuery`) before any request. */
+/**
+ * Which job's SBOM or trace to fetch: checked locally (`jobQuery`) before any request.
+ * @public
+ */
 export interface JobSelector {
   /** Defaults to `ciprovider`, the only supported value. */
   provider?: string;
@@ -12,12 +15,21 @@ export interface JobSelector {
   jobId: string;
 }
 
-/** What an artifact is: an OCI image manifest, an OCI image index, or a CI cache entry. */
+/**
+ * What an artifact is: an OCI image manifest, an OCI image index, or a CI cache entry.
+ * @public
+ */
 export type ArtifactKind = 'oci_manifest' | 'oci_index' | 'ci_cache';
-/** The digest algorithms the service takes. */
+/**
+ * The digest algorithms the service takes.
+ * @public
+ */
 export type DigestAlgorithm = 'sha256' | 'sha512';
 
-/** Which artifact to look up, by kind and digest: checked locally (`artifactQuery`) before any request. */
+/**
+ * Which artifact to look up, by kind and digest: checked locally (`artifactQuery`) before any request.
+ * @public
+ */
 export interface ArtifactSelector {
   kind: ArtifactKind;
   digestAlgorithm: DigestAlgorithm;
@@ -27,15 +39,24 @@ export interface ArtifactSelector {
   repository?: string;
 }
 
-/** Every artifact kind, for validating input. */
+/**
+ * Every artifact kind, for validating input.
+ * @public
+ */
 export const ARTIFACT_KINDS: readonly ArtifactKind[] = ['oci_manifest', 'oci_index', 'ci_cache'];
-/** The length in hexadecimal digits of a digest of each algorithm. */
+/**
+ * The length in hexadecimal digits of a digest of each algorithm.
+ * @public
+ */
 export const DIGEST_LENGTHS: Readonly<Record<DigestAlgorithm, number>> = { sha256: 64, sha512: 128 };
 const MAX_U64 = 18446744073709551615n;
 
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
-/** Error message for an `OWNER/REPOSITORY` value, or undefined when it is well formed. */
+/**
+ * Error message for an `OWNER/REPOSITORY` value, or undefined when it is well formed.
+ * @public
+ */
 export function repositoryProblem(value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return 'must be OWNER/REPOSITORY';
   const parts = value.split('/');
@@ -48,7 +69,10 @@ export function repositoryProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Error message for a 64-bit decimal id string, or undefined when it is well formed. */
+/**
+ * Error message for a 64-bit decimal id string, or undefined when it is well formed.
+ * @public
+ */
 export function decimalIdProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'must be a decimal string';
   if (!/^(0|[1-9][0-9]*)$/.test(value)) {
@@ -58,7 +82,10 @@ export function decimalIdProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Checks a job selector and returns the query parameters to send. */
+/**
+ * Checks a job selector and returns the query parameters to send.
+ * @public
+ */
 export function jobQuery(selector: JobSelector): Record<string, string> {
   const provider = selector.provider ?? PROVIDER;
   if (provider !== PROVIDER) throw new SelectorError('provider', `provider must be "${PROVIDER}", got ${JSON.stringify(provider)}`);
@@ -69,7 +96,10 @@ export function jobQuery(selector: JobSelector): Record<string, string> {
   return { provider, repo: selector.repo, job_id: selector.jobId };
 }
 
-/** Checks an artifact selector and returns the query parameters to send (digest in lowercase). */
+/**
+ * Checks an artifact selector and returns the query parameters to send (digest in lowercase).
+ * @public
+ */
 export function artifactQuery(selector: ArtifactSelector): Record<string, string> {
   const { kind, digestAlgorithm, digestValue, repository } = selector;
   if (!ARTIFACT_KINDS.includes(kind)) {
@@ -98,7 +128,10 @@ export function artifactQuery(selector: ArtifactSelector): Record<string, string
   return query;
 }
 
-/** Parses `ALG:HEX` (as the CLI takes it). */
+/**
+ * Parses `ALG:HEX` (as the CLI takes it).
+ * @public
+ */
 export function parseDigest(text: string): { digestAlgorithm: DigestAlgorithm; digestValue: string } {
   const colon = text.indexOf(':');
   if (colon < 0) throw new SelectorError('digest', `digest must be ALG:HEX (e.g. sha256:${'0'.repeat(8)}...), got ${JSON.stringify(text)}`);

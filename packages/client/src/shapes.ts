@@ -2,7 +2,7 @@
  * Shape checks of response bodies: only what the toolkit needs (D1 trace, D2 artifact record),
  * tolerating unknown members. Each returns a list of reasons; empty means acceptable.
  */
-import { JOB_MEMBERS, PROTOCOL_MEMBERS, REQUIRED_MEMBERS, camelOf } from '@netpolicy/core';
+import { JOB_MEMBERS, PROTOCOL_MEMBERS, REQUIRED_MEMBERS, camelOf } from '@netpolicy/core/internal';
 import { decimalIdProblem } from './selectors';
 
 type Json = Record<string, unknown>;
@@ -63,7 +63,10 @@ class Checker {
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** D1: the network trace document, snake_case or camelCase members (names and types from core's one table). */
+/**
+ * D1: the network trace document, snake_case or camelCase members (names and types from core's one table).
+ * @public
+ */
 export function checkTraceShape(doc: unknown): string[] {
   const c = new Checker(true);
   if (!isObject(doc)) return ['the network trace must be a JSON object'];
@@ -141,6 +144,7 @@ function checkPublication(c: Checker, pub: unknown, path: string): void {
 /**
  * D2: the artifact record (identity, directly contained artifacts, publications). The order of
  * publications (newest first) is the service's promise; it is not a reason to refuse a record.
+ * @public
  */
 export function checkArtifactRecordShape(doc: unknown): string[] {
   const c = new Checker(false);

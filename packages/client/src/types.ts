@@ -1,6 +1,9 @@
 /** Response types. Unknown members are kept (index signatures): the service may add members. */
 
-/** A CycloneDX 1.7 BOM (validated by the CycloneDX library; only the top level is typed here). */
+/**
+ * A CycloneDX 1.7 BOM (validated by the CycloneDX library; only the top level is typed here).
+ * @public
+ */
 export interface CycloneDxBom {
   bomFormat: 'CycloneDX';
   specVersion: string;
@@ -16,6 +19,7 @@ export interface CycloneDxBom {
  * spelling: snake_case (the service's documented names) or camelCase (`jobId`, `runId`: the
  * bundled `netpolicy serve` sends some traces so, and core's reader accepts both). Read the job
  * normalised instead through `getTrace()`'s `trace.job` (core's `TraceJob`).
+ * @public
  */
 export interface NetworkTraceJob {
   provider?: string;
@@ -45,12 +49,14 @@ export interface NetworkTraceJob {
  * The old name of `NetworkTraceJob`, the job as sent (in either spelling).
  * @deprecated Use `NetworkTraceJob`; core's `TraceJob` is the normalised job. This alias goes in
  * the next release.
+ * @public
  */
 export type TraceJob = NetworkTraceJob;
 
 /**
  * One observation as received: `protocol` and `sequence`, and every other member in snake_case or
  * camelCase (`remote_ip` or `remoteIp`); core's trace reader normalises (`getTrace()`'s `trace`).
+ * @public
  */
 export interface TraceObservation {
   protocol: string;
@@ -65,6 +71,7 @@ export interface TraceObservation {
 /**
  * The network trace document as the service sends it (its members in snake_case or camelCase,
  * unknown members kept). Core's `explain`, `explainTrace` and `readTraceDocument` take it as it is.
+ * @public
  */
 export interface NetworkTraceDocument {
   schema_version?: string;
@@ -75,7 +82,10 @@ export interface NetworkTraceDocument {
   [member: string]: unknown;
 }
 
-/** The CI provider's own identity of the job that made a publication: provider, job id and repository. */
+/**
+ * The CI provider's own identity of the job that made a publication: provider, job id and repository.
+ * @public
+ */
 export interface ProviderJob {
   provider: string;
   job_id: string;
@@ -83,13 +93,19 @@ export interface ProviderJob {
   [member: string]: unknown;
 }
 
-/** What a publication put where: an OCI push (registry, repository, reference) or a CI cache entry; other kinds are kept as received. */
+/**
+ * What a publication put where: an OCI push (registry, repository, reference) or a CI cache entry; other kinds are kept as received.
+ * @public
+ */
 export type PublicationMetadata =
   | { kind: 'oci'; media_type: string; reference: string; registry: string; repository: string; [member: string]: unknown }
   | { kind: 'ci_cache'; key: string; size: number; version: string; [member: string]: unknown }
   | { kind: string; [member: string]: unknown };
 
-/** One publication of an artifact: when it was accepted, by which job, and what was put where. */
+/**
+ * One publication of an artifact: when it was accepted, by which job, and what was put where.
+ * @public
+ */
 export interface Publication {
   id: string;
   accepted_at: string;
@@ -99,7 +115,10 @@ export interface Publication {
   [member: string]: unknown;
 }
 
-/** An artifact's identity (digest and kind) and its publications, newest first. */
+/**
+ * An artifact's identity (digest and kind) and its publications, newest first.
+ * @public
+ */
 export interface ArtifactIdentity {
   id: string;
   digest_algorithm: 'sha256' | 'sha512';
@@ -109,14 +128,20 @@ export interface ArtifactIdentity {
   [member: string]: unknown;
 }
 
-/** An artifact directly contained in another (an image of an index): its identity plus what the parent declares. */
+/**
+ * An artifact directly contained in another (an image of an index): its identity plus what the parent declares.
+ * @public
+ */
 export interface ContainedArtifact extends ArtifactIdentity {
   media_type: string;
   index: number;
   size: number;
 }
 
-/** What the artifact lookup returns: the artifact's identity, its publications and its direct contents. */
+/**
+ * What the artifact lookup returns: the artifact's identity, its publications and its direct contents.
+ * @public
+ */
 export interface ArtifactRecord extends ArtifactIdentity {
   contents: ContainedArtifact[];
 }

@@ -11,7 +11,7 @@ export * from './validate/index';
 export * from './edits/index';
 export * from './files/index';
 export * from './config/index';
-export * from './lint/index';
+export { lint, type LintOptions, type LintContext, type LintFinding, type LintRule } from './lint/index';
 export * from './trace/index';
 export * from './eval/index';
 export * from './attribution/index';
@@ -22,5 +22,4 @@ export * from './attribution/index';
 export { policySchema } from './generated/data';
 /** The precompiled (Ajv standalone) validator of the policy schema, for callers who want raw Ajv errors. */
 export { policyValidator } from './generated/validators-policy';
-export { clipped, escapeControl, escapeIcons, escapeMessage } from './text/escape';
-export { markdownCode, markdownText } from './text/markdown';
+export { escapeControl, escapeIcons, escapeMessage } from './text/escape';

@@ -8,6 +8,7 @@
  * workspace. A host resolves the path first (inside `within`, a workspace folder, where given),
  * opens without blocking and reads only regular files (within `maxBytes` where given); anything
  * else rejects with a `FileProblem` (the Node host: confined-read.ts).
+ * @public
  */
 export interface ServerHost {
   /** The path of a document URI (for D6's patterns and `filePatterns`); undefined when it has none. */
@@ -50,7 +51,10 @@ export class FileProblem extends Error {
   }
 }
 
-/** Path joining and relativity for `/`-separated paths (Windows paths are given with `/` by `uriToPath`). */
+/**
+ * Path joining and relativity for `/`-separated paths (Windows paths are given with `/` by `uriToPath`).
+ * @public
+ */
 export function joinPath(base: string, path: string): string {
   if (path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) return path;
   const parts = base.split('/').filter((p, i) => p !== '' || i === 0);
@@ -69,13 +73,19 @@ export function normalizeDrive(path: string): string {
   return /^\/?[A-Z]:/.test(path) ? path.replace(/^(\/?)([A-Z]):/, (_m, slash: string, drive: string) => `${slash}${drive.toLowerCase()}:`) : path;
 }
 
-/** `path` relative to the folder `root` (both `/`-separated), or undefined when it is not inside it. */
+/**
+ * `path` relative to the folder `root` (both `/`-separated), or undefined when it is not inside it.
+ * @public
+ */
 export function relativePath(root: string, path: string): string | undefined {
   const r = root.endsWith('/') ? root : `${root}/`;
   return path.startsWith(r) ? path.slice(r.length) : undefined;
 }
 
-/** A host for URIs alone (browser): `file:` and other hierarchical URIs give their decoded path. */
+/**
+ * A host for URIs alone (browser): `file:` and other hierarchical URIs give their decoded path.
+ * @public
+ */
 export const uriOnlyHost: ServerHost = {
   uriToPath(uri: string): string | undefined {
     try {

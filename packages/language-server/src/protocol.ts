@@ -11,16 +11,23 @@ export type { Denial };
  * `netpolicy/denials` (client -> server request): every denial the configured traces (`traces`
  * setting or `netpolicy.config.json`) get from the policy open at `uri`, with the nearest rule
  * and the smallest fix. Empty when no trace is configured.
+ * @public
  */
 export const DenialsRequestMethod = 'netpolicy/denials';
 
-/** The parameters of `netpolicy/denials`. */
+/**
+ * The parameters of `netpolicy/denials`.
+ * @public
+ */
 export interface DenialsParams {
   /** The policy document the denials are for. */
   uri: string;
 }
 
-/** The answer to `netpolicy/denials`. */
+/**
+ * The answer to `netpolicy/denials`.
+ * @public
+ */
 export interface DenialsResult {
   /** The trace files that were evaluated. */
   traces: string[];
@@ -37,19 +44,29 @@ export interface DenialsResult {
  * `netpolicy/presetDocument` (client -> server request): the text of a built-in preset's read-only
  * view, the target of go to definition on a built-in preset (`netpolicy-preset:/NAME.json`); null
  * for a URI that names no built-in preset.
+ * @public
  */
 export const PresetDocumentRequestMethod = 'netpolicy/presetDocument';
 
-/** The parameters of `netpolicy/presetDocument`. */
+/**
+ * The parameters of `netpolicy/presetDocument`.
+ * @public
+ */
 export interface PresetDocumentParams {
   /** A `netpolicy-preset:/NAME.json` URI. */
   uri: string;
 }
 
-/** The answer to `netpolicy/presetDocument`: the view's JSON text, or null. */
+/**
+ * The answer to `netpolicy/presetDocument`: the view's JSON text, or null.
+ * @public
+ */
 export type PresetDocumentResult = { text: string } | null;
 
-/** The settings of section `netpolicy` (workspace/configuration); absent or null means the default. */
+/**
+ * The settings of section `netpolicy` (workspace/configuration); absent or null means the default.
+ * @public
+ */
 export interface NetpolicySettings {
   presetCatalog?: string | null;
   filePatterns?: string[] | null;
@@ -64,7 +81,10 @@ export interface NetpolicySettings {
   inlayHints?: { addresses?: boolean; services?: boolean; presets?: boolean; traceHits?: boolean } | null;
 }
 
-/** The `initializationOptions` the server reads (each optional; anything else is ignored). */
+/**
+ * The `initializationOptions` the server reads (each optional; anything else is ignored).
+ * @public
+ */
 export interface NetpolicyInitializationOptions {
   /** Section `netpolicy` until the first workspace/configuration answer (for clients that cannot answer it). */
   settings?: NetpolicySettings;
@@ -80,10 +100,14 @@ export interface NetpolicyInitializationOptions {
 /**
  * `netpolicy/workspaceTrust` (client -> server notification): the workspace's trust changed (VS
  * Code grants it after the server started). Trusted: catalogs and traces are read at once.
+ * @public
  */
 export const WorkspaceTrustNotificationMethod = 'netpolicy/workspaceTrust';
 
-/** The parameters of `netpolicy/workspaceTrust`. */
+/**
+ * The parameters of `netpolicy/workspaceTrust`.
+ * @public
+ */
 export interface WorkspaceTrustParams {
   /** Whether the workspace is now trusted. */
   trusted: boolean;

@@ -47,6 +47,7 @@ export interface RunningServer {
  * it registers every handler, then listens. `host` is its access to the environment: files in
  * Node, URIs alone in a browser (`uriOnlyHost`). The Node and browser entries are this call on
  * their own connections.
+ * @public
  */
 export function startServer(connection: Connection, host: ServerHost): void {
   createServer(connection, host);

@@ -13,7 +13,10 @@ import { SLICE_MS } from './slices';
 import { Cancelled, type Session } from './session';
 import type { Folder, Workspace } from './workspace';
 
-/** Quiet time after an edit before re-evaluating traces (heavier, less urgent). */
+/**
+ * Quiet time after an edit before re-evaluating traces (heavier, less urgent).
+ * @public
+ */
 export const TRACE_DEBOUNCE_MS = 500;
 
 /** Lint findings do not stop trace evaluation (a severity override may make one an error); a policy that is not valid does. */

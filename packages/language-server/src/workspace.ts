@@ -9,10 +9,8 @@
  * swapped in at once, and `onApplied` fires (the open documents and the workspace check start
  * over). After `stop` (shutdown), reads in flight are dropped: nothing they found is applied.
  */
-import {
-  PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, defaultPresetCatalog, indexSbom, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, usableGlobPatterns,
-  type Policy, type PresetCatalog, type ProjectConfig, type SbomIndex, type SeverityOptions,
-} from '@netpolicy/core';
+import { PROJECT_CONFIG_FILE, PresetCatalogError, SEVERITY_SETTINGS, defaultPresetCatalog, indexSbom, isPolicyFile, loadPresetCatalog, parsePolicyDocument, parseProjectConfig, type Policy, type PresetCatalog, type ProjectConfig, type SbomIndex, type SeverityOptions } from '@netpolicy/core';
+import { usableGlobPatterns } from '@netpolicy/core/internal';
 import type { ServiceSettings } from '@netpolicy/language-service';
 import { Emitter } from 'vscode-languageserver';
 import { FileProblems, MAX_LOGGED_PATHS, type FileRole } from './file-problems';

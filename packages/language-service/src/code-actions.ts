@@ -3,15 +3,22 @@
  * this kind", and `source.fixAll.netpolicy`. The core diagnostics are recomputed for the current
  * text, so a fix never applies to a stale version and works when a client sends no `data` back.
  */
-import { clipped, fixAllEdits, fixChoices, fixEdits, fixesOf, type Diagnostic, type DiagnosticCode, type PolicyDocument, type TextEdit as CoreEdit } from '@netpolicy/core';
+import { fixAllEdits, fixEdits, fixesOf, type Diagnostic, type DiagnosticCode, type PolicyDocument, type TextEdit as CoreEdit } from '@netpolicy/core';
+import { clipped, fixChoices } from '@netpolicy/core/internal';
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic as LspDiagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
 import { SOURCE, toLspDiagnostic } from './diagnostics';
 import { intersects, rangeOf, sameRange } from './ranges';
 
-/** The code action kind of "fix everything fixable in this file" (`source.fixAll.netpolicy`), for editors' fix-on-save. */
+/**
+ * The code action kind of "fix everything fixable in this file" (`source.fixAll.netpolicy`), for editors' fix-on-save.
+ * @public
+ */
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.netpolicy`;
 
-/** Core's offset edits as LSP text edits on this document. */
+/**
+ * Core's offset edits as LSP text edits on this document.
+ * @public
+ */
 export function toLspEdits(doc: PolicyDocument, edits: readonly CoreEdit[]): TextEdit[] {
   return edits.map((e) => ({ range: rangeOf(doc, e.offset, e.length), newText: e.newText }));
 }
@@ -38,6 +45,7 @@ function targets(doc: PolicyDocument, range: Range, context: CodeActionContext, 
  * The code actions for a range: each fix choice of the diagnostics there (the preferred one
  * marked), "fix all" of a code that has several fixable problems, and `FIX_ALL_KIND` when asked
  * for. `current` is `policyDiagnostics` of this very document, so no fix applies to a stale version.
+ * @public
  */
 export function getCodeActions(doc: PolicyDocument, uri: string, range: Range, context: CodeActionContext, current: readonly Diagnostic[]): CodeAction[] {
   const only = context.only;

@@ -8,7 +8,8 @@
  * reach the documentation (markdown) through core's `markdownText`; names are shown in labels with
  * control and bidi characters escaped, and inserted and filtered as they are.
  */
-import { CONNECTION_KINDS, SOURCE_KINDS, escapeControl, markdownText, schemaAt, toPointer, valueAt, type PolicyDocument, type SchemaFragment } from '@netpolicy/core';
+import { CONNECTION_KINDS, SOURCE_KINDS, escapeControl, type PolicyDocument } from '@netpolicy/core';
+import { markdownText, schemaAt, toPointer, valueAt, type SchemaFragment } from '@netpolicy/core/internal';
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { locationAt, scanMemo } from './location';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionList, type Position } from 'vscode-languageserver-types';
@@ -77,7 +78,10 @@ function contentsAt(doc: PolicyDocument, path: Path, skip: string | number | und
   return [];
 }
 
-/** Completions at a position, in unfinished text too: member names, enum values, preset names, common ports, rule skeletons (plain text for clients without snippets or Markdown). */
+/**
+ * Completions at a position, in unfinished text too: member names, enum values, preset names, common ports, rule skeletons (plain text for clients without snippets or Markdown).
+ * @public
+ */
 export function doComplete(doc: PolicyDocument, position: Position, settings: ServiceSettings): CompletionList {
   const list = complete(doc, position, settings);
   const client = settings.client;

@@ -9,10 +9,16 @@ import { findNodeAtOffset, getNodePath, type Node } from 'jsonc-parser';
 import type { Position, Range } from 'vscode-languageserver-types';
 import { offsetOf, rangeOf } from './ranges';
 
-/** The URI scheme of the read-only view of a built-in preset (`netpolicy-preset:/pypi.json`). */
+/**
+ * The URI scheme of the read-only view of a built-in preset (`netpolicy-preset:/pypi.json`).
+ * @public
+ */
 export const PRESET_SCHEME = 'netpolicy-preset';
 
-/** A string value in a document: its value and the range of its text, quotes included. */
+/**
+ * A string value in a document: its value and the range of its text, quotes included.
+ * @public
+ */
 export interface NamedValue {
   value: string;
   range: Range;
@@ -48,14 +54,20 @@ function stringAt(doc: PolicyDocument, position: Position): { node: Node; path: 
   return { node: at.node, path: at.path };
 }
 
-/** The preset name under the cursor in a policy's `presets` list. */
+/**
+ * The preset name under the cursor in a policy's `presets` list.
+ * @public
+ */
 export function presetAt(doc: PolicyDocument, position: Position): NamedValue | undefined {
   const s = stringAt(doc, position);
   if (!s || s.path.length !== 2 || s.path[0] !== 'presets' || typeof s.path[1] !== 'number') return undefined;
   return { value: s.node.value as string, range: rangeOf(doc, s.node.offset, s.node.length) };
 }
 
-/** The path under the cursor in a `netpolicy.config.json`: the `presetCatalog` value or an item of `traces`. */
+/**
+ * The path under the cursor in a `netpolicy.config.json`: the `presetCatalog` value or an item of `traces`.
+ * @public
+ */
 export function configPathAt(doc: PolicyDocument, position: Position): NamedValue & { member: 'presetCatalog' | 'traces' } | undefined {
   const s = stringAt(doc, position);
   if (!s || s.node.value === '') return undefined;
@@ -73,6 +85,7 @@ function member(node: Node | undefined, key: string): Node | undefined {
 /**
  * Where a preset catalog file (`{"presets": [{"name": ...}, ...]}`) defines `name`: the range of the
  * entry and of its `name` value (the last entry of that name: a later one wins, as when loading).
+ * @public
  */
 export function catalogEntryOf(catalog: PolicyDocument, name: string): { entry: Range; name: Range } | undefined {
   const list = member(rootOf(catalog), 'presets');
@@ -85,7 +98,10 @@ export function catalogEntryOf(catalog: PolicyDocument, name: string): { entry: 
   return found && { entry: rangeOf(catalog, found.entry.offset, found.entry.length), name: rangeOf(catalog, found.name.offset, found.name.length) };
 }
 
-/** The names a catalog file defines, with the range of each `name` value. */
+/**
+ * The names a catalog file defines, with the range of each `name` value.
+ * @public
+ */
 export function catalogNames(catalog: PolicyDocument): NamedValue[] {
   const list = member(rootOf(catalog), 'presets');
   if (list?.type !== 'array') return [];
@@ -97,19 +113,28 @@ export function catalogNames(catalog: PolicyDocument): NamedValue[] {
   return out;
 }
 
-/** The catalog entry name under the cursor in a catalog file (`/presets/N/name`). */
+/**
+ * The catalog entry name under the cursor in a catalog file (`/presets/N/name`).
+ * @public
+ */
 export function catalogNameAt(catalog: PolicyDocument, position: Position): NamedValue | undefined {
   const s = stringAt(catalog, position);
   if (!s || s.path.length !== 3 || s.path[0] !== 'presets' || typeof s.path[1] !== 'number' || s.path[2] !== 'name') return undefined;
   return { value: s.node.value as string, range: rangeOf(catalog, s.node.offset, s.node.length) };
 }
 
-/** The URI of a built-in preset's read-only view: `netpolicy-preset:/NAME.json` (the name percent-encoded). */
+/**
+ * The URI of a built-in preset's read-only view: `netpolicy-preset:/NAME.json` (the name percent-encoded).
+ * @public
+ */
 export function presetDocumentUri(name: string): string {
   return `${PRESET_SCHEME}:/${encodeURIComponent(name)}.json`;
 }
 
-/** The preset a `netpolicy-preset:` URI names, or undefined for any other URI. */
+/**
+ * The preset a `netpolicy-preset:` URI names, or undefined for any other URI.
+ * @public
+ */
 export function presetOfDocumentUri(uri: string): string | undefined {
   const m = /^netpolicy-preset:\/+([^/?#]+)\.json$/i.exec(uri);
   if (!m) return undefined;
@@ -123,6 +148,7 @@ export function presetOfDocumentUri(uri: string): string | undefined {
 /**
  * The read-only view of a preset: its name, description and what it allows, as policy fragments
  * (`sources`, `connections`), or that its contents are not published. JSON, formatted.
+ * @public
  */
 export function presetDocumentText(entry: PresetEntry): string {
   const view: Record<string, unknown> = {

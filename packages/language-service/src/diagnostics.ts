@@ -3,29 +3,42 @@
  * with `source`, a link to the code's page, related places and tags. `data` carries what a quick
  * fix needs, but code actions never depend on it (some clients do not send it back).
  */
-import { docsUrl, markdownText, validateDocument, type Diagnostic, type PolicyDocument } from '@netpolicy/core';
+import { docsUrl, validateDocument, type Diagnostic, type PolicyDocument } from '@netpolicy/core';
+import { markdownText } from '@netpolicy/core/internal';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver-types';
 import { pointerRange, rangeOf } from './ranges';
 import type { ServiceSettings } from './settings';
 
-/** The `source` of every diagnostic the service makes: code actions act only on diagnostics with it. */
+/**
+ * The `source` of every diagnostic the service makes: code actions act only on diagnostics with it.
+ * @public
+ */
 export const SOURCE = 'netpolicy';
 
 const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint } as const;
 
-/** What the server keeps in an LSP diagnostic's `data`: enough to find the core diagnostic again. */
+/**
+ * What the server keeps in an LSP diagnostic's `data`: enough to find the core diagnostic again.
+ * @public
+ */
 export interface DiagnosticPayload {
   pointer: string;
   offset: number;
   length: number;
 }
 
-/** The core diagnostics of a policy document under the settings in force. */
+/**
+ * The core diagnostics of a policy document under the settings in force.
+ * @public
+ */
 export function policyDiagnostics(doc: PolicyDocument, settings: ServiceSettings): Diagnostic[] {
   return validateDocument(doc, { catalog: settings.catalog, severity: settings.severity });
 }
 
-/** One core diagnostic as LSP has it: range, severity, code with a link to its page, related places, tags, and a `DiagnosticPayload`. */
+/**
+ * One core diagnostic as LSP has it: range, severity, code with a link to its page, related places, tags, and a `DiagnosticPayload`.
+ * @public
+ */
 export function toLspDiagnostic(doc: PolicyDocument, uri: string, d: Diagnostic): LspDiagnostic {
   const out: LspDiagnostic = {
     range: rangeOf(doc, d.offset, d.length),
@@ -53,7 +66,10 @@ export function toLspDiagnostic(doc: PolicyDocument, uri: string, d: Diagnostic)
   return out;
 }
 
-/** `check`'s diagnostics of the document, as LSP diagnostics. */
+/**
+ * `check`'s diagnostics of the document, as LSP diagnostics.
+ * @public
+ */
 export function doValidation(doc: PolicyDocument, uri: string, settings: ServiceSettings): LspDiagnostic[] {
   return policyDiagnostics(doc, settings).map((d) => toLspDiagnostic(doc, uri, d));
 }

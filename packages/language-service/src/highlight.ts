@@ -10,7 +10,10 @@ import { DocumentHighlightKind, type DocumentHighlight, type Position } from 'vs
 import { nodeAtOffset, rootOf } from './definition';
 import { offsetOf, rangeOf } from './ranges';
 
-/** At most this many highlights (a 10,000-rule policy naming one host everywhere still answers fast). */
+/**
+ * At most this many highlights (a 10,000-rule policy naming one host everywhere still answers fast).
+ * @public
+ */
 export const MAX_HIGHLIGHTS = 2000;
 
 type Kind = 'preset' | 'cidr' | 'host' | 'url';
@@ -60,7 +63,10 @@ function target(doc: PolicyDocument, node: Node, kind: Kind): { text: string; of
   return h && { text: raw.slice(h.start, h.end), offset: node.offset + 1 + h.start };
 }
 
-/** The other occurrences of the host, CIDR or preset name under the cursor (the one under it included). */
+/**
+ * The other occurrences of the host, CIDR or preset name under the cursor (the one under it included).
+ * @public
+ */
 export function documentHighlights(doc: PolicyDocument, position: Position): DocumentHighlight[] {
   const at = nodeAtOffset(doc, offsetOf(doc, position));
   if (!at || at.isKey || at.node.type !== 'string') return [];

@@ -8,9 +8,8 @@
  * inside can close) or `escaped` (`markdownText`), never inside `**…**` (marked before 12 lets
  * a `*` in a wider span pair with it). VS Code renders hovers in Restricted Mode too.
  */
-import {
-  formatAddress, markdownCode, markdownText, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, toPointer, valueAt, type PolicyDocument, type PresetEntry,
-} from '@netpolicy/core';
+import { type PolicyDocument, type PresetEntry } from '@netpolicy/core';
+import { formatAddress, markdownCode, markdownText, nodeAt, parseCidr, parseUrl, prefixSize, schemaAt, toPointer, valueAt } from '@netpolicy/core/internal';
 import { scanLocation, scanMemo } from './location';
 import { COMMON_PORTS } from './skeletons';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
@@ -21,7 +20,10 @@ const code = (s: unknown) => markdownCode(String(s));
 const escaped = (s: unknown) => markdownText(String(s));
 const list = (items: unknown, fallback: string) => (Array.isArray(items) && items.length > 0 ? items.map(code).join(', ') : fallback);
 
-/** A CIDR's facts: family, network, first and last address, exact size. */
+/**
+ * A CIDR's facts: family, network, first and last address, exact size.
+ * @public
+ */
 export function describeCidr(text: string): string | undefined {
   const cidr = parseCidr(text);
   if (!cidr) return undefined;
@@ -43,7 +45,10 @@ export function describeCidr(text: string): string | undefined {
   return lines.join('\n');
 }
 
-/** What a host pattern matches and what it does not (apex vs `*.`). */
+/**
+ * What a host pattern matches and what it does not (apex vs `*.`).
+ * @public
+ */
 export function describeHostPattern(pattern: string): string {
   if (pattern.startsWith('*.')) {
     const rest = pattern.slice(2);
@@ -52,7 +57,10 @@ export function describeHostPattern(pattern: string): string {
   return `Matches exactly ${code(pattern)} (case-insensitive, a trailing dot ignored).\n\nDoes **not** match its subdomains (${code(`a.${pattern}`)}): use ${code(`*.${pattern}`)} for those.`;
 }
 
-/** Which requests a policy URL covers (D4's `/` boundary). */
+/**
+ * Which requests a policy URL covers (D4's `/` boundary).
+ * @public
+ */
 export function describeUrl(text: string): string | undefined {
   const u = parseUrl(text);
   if (!u || (u.scheme !== 'http' && u.scheme !== 'https')) return undefined;
@@ -88,7 +96,10 @@ function ruleParts(rule: unknown): { kind: string; first?: unknown; more: string
   return { kind, first, more };
 }
 
-/** A rule in one line: its kind and its first URL, host or CIDR. */
+/**
+ * A rule in one line: its kind and its first URL, host or CIDR.
+ * @public
+ */
 export function ruleSummary(rule: unknown): string {
   const { kind, first, more } = ruleParts(rule);
   return first === undefined ? kind : `${kind} ${first}${more}`;
@@ -100,7 +111,10 @@ function ruleSummaryMarkdown(rule: unknown): string {
   return first === undefined ? escaped(kind) : `${escaped(kind)} ${code(first)}${more}`;
 }
 
-/** What a source or connection permits, in D4's words. */
+/**
+ * What a source or connection permits, in D4's words.
+ * @public
+ */
 export function describePermits(kind: string, body: Record<string, any>): string {
   const repos = list(body.repositoryPatterns, 'any repository');
   const ports = (p: unknown) => list(p, 'any port');
@@ -130,7 +144,10 @@ export function describePermits(kind: string, body: Record<string, any>): string
   }
 }
 
-/** The hover at a position: a member's description, a preset's contents, what a URL, host pattern, CIDR or whole rule covers; null when there is nothing to say. */
+/**
+ * The hover at a position: a member's description, a preset's contents, what a URL, host pattern, CIDR or whole rule covers; null when there is nothing to say.
+ * @public
+ */
 export function doHover(doc: PolicyDocument, position: Position, settings: ServiceSettings): Hover | null {
   if (!position || !(position.line >= 0) || !(position.character >= 0) || position.line > doc.lineIndex.positionAt(doc.text.length).line) return null;
   const offset = offsetOf(doc, position);

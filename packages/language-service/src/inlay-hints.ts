@@ -14,7 +14,10 @@ import type { ServiceSettings } from './settings';
 import type { TraceUsage } from './trace-usage';
 import { serviceOfPort } from './well-known-ports';
 
-/** Which kinds of hint to give (each on unless false): the `netpolicy.inlayHints.*` settings. */
+/**
+ * Which kinds of hint to give (each on unless false): the `netpolicy.inlayHints.*` settings.
+ * @public
+ */
 export interface InlayHintOptions {
   addresses?: boolean;
   services?: boolean;
@@ -22,10 +25,16 @@ export interface InlayHintOptions {
   traceHits?: boolean;
 }
 
-/** At most this many hints in one answer (a range over a whole huge policy still answers fast). */
+/**
+ * At most this many hints in one answer (a range over a whole huge policy still answers fast).
+ * @public
+ */
 export const MAX_INLAY_HINTS = 5000;
 
-/** How many addresses a CIDR holds, in words (`16,777,216 addresses`; IPv6 past 2^53 as `2^64 addresses`); undefined when it is not a CIDR. */
+/**
+ * How many addresses a CIDR holds, in words (`16,777,216 addresses`; IPv6 past 2^53 as `2^64 addresses`); undefined when it is not a CIDR.
+ * @public
+ */
 export function addressCount(cidr: string): string | undefined {
   const m = /^([0-9A-Fa-f:.]+)\/(\d{1,3})$/.exec(cidr);
   if (!m) return undefined;
@@ -56,7 +65,10 @@ function firstEndingAfter(children: Node[], offset: number): number {
   return lo;
 }
 
-/** The inlay hints of the nodes that overlap `range`. */
+/**
+ * The inlay hints of the nodes that overlap `range`.
+ * @public
+ */
 export function getInlayHints(doc: PolicyDocument, range: Range, settings: ServiceSettings, options: InlayHintOptions = {}, usage?: TraceUsage): InlayHint[] {
   const root = rootOf(doc);
   if (root?.type !== 'object') return [];

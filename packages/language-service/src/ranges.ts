@@ -2,10 +2,14 @@
  * Offsets to LSP ranges. The service keeps offsets and pointers; these helpers are the one place
  * that turns them into positions (core's LineIndex counts UTF-16 code units, as LSP does).
  */
-import { Locator, type PolicyDocument } from '@netpolicy/core';
+import { type PolicyDocument } from '@netpolicy/core';
+import { Locator } from '@netpolicy/core/internal';
 import type { Position, Range } from 'vscode-languageserver-types';
 
-/** The LSP range of `length` characters at `offset` in the document. */
+/**
+ * The LSP range of `length` characters at `offset` in the document.
+ * @public
+ */
 export function rangeOf(doc: PolicyDocument, offset: number, length: number): Range {
   return doc.lineIndex.range(offset, length);
 }
@@ -14,6 +18,7 @@ export function rangeOf(doc: PolicyDocument, offset: number, length: number): Ra
  * Offset of an LSP position, clamped to the document: a line past the end is the end, and a
  * character past the line's end is the end of that line, before its line break (LSP: "defaults
  * back to the line length"), never the next line nor between a CR and its LF.
+ * @public
  */
 export function offsetOf(doc: PolicyDocument, position: Position): number {
   if (!position || !Number.isFinite(position.line) || !Number.isFinite(position.character)) return 0;
@@ -23,7 +28,10 @@ export function offsetOf(doc: PolicyDocument, position: Position): number {
   return doc.lineIndex.offsetAt({ line, character });
 }
 
-/** The range a pointer names in the document (value, or key when `key`), or undefined when it is not there. */
+/**
+ * The range a pointer names in the document (value, or key when `key`), or undefined when it is not there.
+ * @public
+ */
 export function pointerRange(doc: PolicyDocument, pointer: string, key = false): Range | undefined {
   const found = new Locator(doc).find(pointer);
   if (!found) return undefined;

@@ -10,7 +10,10 @@ import type { Range, TextEdit } from 'vscode-languageserver-types';
 import { catalogNames, rootOf } from './definition';
 import { rangeOf } from './ranges';
 
-/** Which kind of file a rename edits. */
+/**
+ * Which kind of file a rename edits.
+ * @public
+ */
 export type PresetFileKind = 'catalog' | 'policy' | 'tests';
 
 function member(node: Node | undefined, key: string): Node | undefined {
@@ -18,14 +21,20 @@ function member(node: Node | undefined, key: string): Node | undefined {
   return node.children?.find((m) => m.children?.[0]?.value === key)?.children?.[1];
 }
 
-/** The string items of a policy's `presets` equal to `name` (each whole, quotes included). */
+/**
+ * The string items of a policy's `presets` equal to `name` (each whole, quotes included).
+ * @public
+ */
 export function presetOccurrences(doc: PolicyDocument, name: string): Range[] {
   const list = member(rootOf(doc), 'presets');
   if (list?.type !== 'array') return [];
   return (list.children ?? []).filter((n) => n.type === 'string' && n.value === name).map((n) => rangeOf(doc, n.offset, n.length));
 }
 
-/** The `rule` values of a test file (`{"tests": [{"rule": "preset:NAME"}]}`) naming the preset. */
+/**
+ * The `rule` values of a test file (`{"tests": [{"rule": "preset:NAME"}]}`) naming the preset.
+ * @public
+ */
 export function testRuleOccurrences(doc: PolicyDocument, name: string): Range[] {
   const list = member(rootOf(doc), 'tests');
   if (list?.type !== 'array') return [];
@@ -37,7 +46,10 @@ export function testRuleOccurrences(doc: PolicyDocument, name: string): Range[] 
   return out;
 }
 
-/** The edits that rename preset `from` to `to` in one document of the given kind. */
+/**
+ * The edits that rename preset `from` to `to` in one document of the given kind.
+ * @public
+ */
 export function presetRenameEdits(doc: PolicyDocument, kind: PresetFileKind, from: string, to: string): TextEdit[] {
   if (kind === 'catalog') return catalogNames(doc).filter((n) => n.value === from).map((n) => ({ range: n.range, newText: JSON.stringify(to) }));
   if (kind === 'tests') return testRuleOccurrences(doc, from).map((range) => ({ range, newText: JSON.stringify(`preset:${to}`) }));
@@ -47,7 +59,10 @@ export function presetRenameEdits(doc: PolicyDocument, kind: PresetFileKind, fro
 /** Control, format (bidi) and line-separator characters: a name holding one reads as another. */
 const UNSEEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
-/** What is wrong with `to` as the new name of preset `from` under `catalog`, in words; undefined when it will do. */
+/**
+ * What is wrong with `to` as the new name of preset `from` under `catalog`, in words; undefined when it will do.
+ * @public
+ */
 export function presetNameProblem(from: string, to: unknown, catalog: PresetCatalog): string | undefined {
   if (typeof to !== 'string' || to.trim() === '') return 'a preset name cannot be empty';
   if (to === from) return undefined;

@@ -1,7 +1,10 @@
 /** What the language service needs to know besides the document: the catalog and severities in force. */
 import { defaultPresetCatalog, type PresetCatalog, type SeverityOptions } from '@netpolicy/core';
 
-/** What every feature needs besides the document: the catalog and severities in force, and what the client can show. */
+/**
+ * What every feature needs besides the document: the catalog and severities in force, and what the client can show.
+ * @public
+ */
 export interface ServiceSettings {
   /** The preset catalog in force (built-in, or with a user catalog's entries). */
   catalog: PresetCatalog;
@@ -11,7 +14,10 @@ export interface ServiceSettings {
   client?: ClientFeatures;
 }
 
-/** The client capabilities the service's answers depend on. */
+/**
+ * The client capabilities the service's answers depend on.
+ * @public
+ */
 export interface ClientFeatures {
   /** `textDocument.completion.completionItem.snippetSupport`: false sends plain text, placeholders filled in. */
   snippets: boolean;
@@ -25,6 +31,7 @@ export interface ClientFeatures {
  * Markdown as plain text: the marks the service writes removed. `**` goes; a code span (any fence,
  * core's `markdownCode`) becomes its contents; a backslash escape (core's `markdownText`) becomes
  * the character. Values keep their own backticks and asterisks.
+ * @public
  */
 export function markdownToText(markdown: string): string {
   let out = '';
@@ -70,5 +77,8 @@ function closingFence(text: string, from: number, n: number): number {
   return -1;
 }
 
-/** The built-in catalog, every lint rule at its default severity, a client that shows snippets and Markdown. */
+/**
+ * The built-in catalog, every lint rule at its default severity, a client that shows snippets and Markdown.
+ * @public
+ */
 export const DEFAULT_SETTINGS: ServiceSettings = { catalog: defaultPresetCatalog, severity: {} };

@@ -5,7 +5,10 @@
  */
 import type { ConnectionKind, SourceKind } from '@netpolicy/core';
 
-/** The smallest valid source of each kind, with placeholder values (example.com hosts). */
+/**
+ * The smallest valid source of each kind, with placeholder values (example.com hosts).
+ * @public
+ */
 export const SOURCE_SKELETONS: Record<SourceKind, Record<string, unknown>> = {
   pypi: { urls: ['https://pypi.example.com'] },
   npm: { urls: ['https://npm.example.com'] },
@@ -19,7 +22,10 @@ export const SOURCE_SKELETONS: Record<SourceKind, Record<string, unknown>> = {
   cargo: { indexUrl: 'https://index.crates.example.com', downloadUrl: 'https://static.crates.example.com' },
 };
 
-/** The smallest valid connection of each kind, with placeholder values (documentation addresses and example.com hosts). */
+/**
+ * The smallest valid connection of each kind, with placeholder values (documentation addresses and example.com hosts).
+ * @public
+ */
 export const CONNECTION_SKELETONS: Record<ConnectionKind, Record<string, unknown>> = {
   tls: { serverNamePatterns: ['api.example.com'], ports: [443] },
   tcp: { hostPatterns: ['db.example.com'], ports: [5432] },
@@ -44,7 +50,10 @@ function escapeSnippet(text: string): string {
   return text.replace(/[\\$}]/g, (c) => `\\${c}`);
 }
 
-/** A one-line snippet of `value` whose string and number leaves are tab stops, in order. */
+/**
+ * A one-line snippet of `value` whose string and number leaves are tab stops, in order.
+ * @public
+ */
 export function snippetOf(value: unknown, next: { n: number } = { n: 1 }): string {
   if (typeof value === 'string') return `"\${${next.n++}:${escapeSnippet(value)}}"`;
   if (typeof value === 'number') return `\${${next.n++}:${value}}`;

@@ -5,7 +5,8 @@
  * outline of a document that parsed (one scan of its text, with its value) and formatting
  * (formatting.ts: jsonc-parser's formatter, resumable).
  */
-import { LINT_CODES, MAX_DEPTH, defaultPresetCatalog, docsUrl, markdownCode, nodeAt, type PolicyDocument } from '@netpolicy/core';
+import { LINT_CODES, defaultPresetCatalog, docsUrl, type PolicyDocument } from '@netpolicy/core';
+import { MAX_DEPTH, markdownCode, nodeAt } from '@netpolicy/core/internal';
 import { createScanner, type Node } from 'jsonc-parser';
 import {
   FoldingRangeKind, SymbolKind, type DocumentLink, type DocumentSymbol, type FoldingRange, type FormattingOptions, type Position,
@@ -33,6 +34,7 @@ function symbol(doc: PolicyDocument, name: string, kind: SymbolKind, whole: Node
 /**
  * The outline: default, presets, each source by kind and first URL, each connection by kind and
  * target, every other top-level member. See `documentSymbolSteps`.
+ * @public
  */
 export function findDocumentSymbols(doc: PolicyDocument): DocumentSymbol[] {
   return runSteps(documentSymbolSteps(doc));
@@ -46,6 +48,7 @@ const RULES_PER_SLICE = 2000;
  * is read with one scan of its text (`scanTopLevel`: offsets of members, items and their first
  * keys) and its parsed value, no syntax tree; a document with syntax errors (or a top-level key
  * twice) from jsonc-parser's error-tolerant tree, as before.
+ * @public
  */
 export function* documentSymbolSteps(doc: PolicyDocument): Generator<void, DocumentSymbol[]> {
   const value = doc.value as Record<string, unknown> | undefined;
@@ -259,7 +262,10 @@ function valueOf(node: Node): unknown {
   }
 }
 
-/** Folding ranges: every object and array that spans lines, and multi-line block comments. */
+/**
+ * Folding ranges: every object and array that spans lines, and multi-line block comments.
+ * @public
+ */
 export function getFoldingRanges(doc: PolicyDocument): FoldingRange[] {
   const out: FoldingRange[] = [];
   const walk = (node: Node | undefined, depth: number) => {
@@ -285,7 +291,10 @@ export function getFoldingRanges(doc: PolicyDocument): FoldingRange[] {
   return out.sort((x, y) => x.startLine - y.startLine);
 }
 
-/** For each position, the chain of ranges "expand selection" walks: the innermost value or key, out to the whole document. */
+/**
+ * For each position, the chain of ranges "expand selection" walks: the innermost value or key, out to the whole document.
+ * @public
+ */
 export function getSelectionRanges(doc: PolicyDocument, positions: readonly Position[]): SelectionRange[] {
   return positions.map((position) => {
     const offset = offsetOf(doc, position);
@@ -309,10 +318,16 @@ function outsideSurrogatePair(text: string, offset: number): number {
   return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? offset - 1 : offset;
 }
 
-/** More edits than this become one edit of the span they cover (its text formatted): a client applies one edit at once, and the answer is about the size of the text. */
+/**
+ * More edits than this become one edit of the span they cover (its text formatted): a client applies one edit at once, and the answer is about the size of the text.
+ * @public
+ */
 export const MAX_FORMAT_EDITS = 10_000;
 
-/** Why `format` left a document as it is. */
+/**
+ * Why `format` left a document as it is.
+ * @public
+ */
 export const FORMAT_REFUSED = `not formatted: brackets nest deeper than ${MAX_DEPTH} levels (a policy is a few levels deep; the document does not parse)`;
 
 function allBlank(text: string, from: number): boolean {
@@ -329,12 +344,16 @@ function allBlank(text: string, from: number): boolean {
  * the end go only with `trimFinalNewlines`, and `trimTrailingWhitespace` also trims the ends of
  * comment lines (jsonc-parser leaves comments alone). A range formats only that part. A text whose
  * brackets nest deeper than core's MAX_DEPTH gets no edit (`formatSteps` says why).
+ * @public
  */
 export function format(doc: PolicyDocument, range: Range | undefined, options: FormattingOptions): TextEdit[] {
   return runSteps(formatSteps(doc, range, options)) ?? [];
 }
 
-/** Runs a sliced computation to its end at once. */
+/**
+ * Runs a sliced computation to its end at once.
+ * @public
+ */
 export function runSteps<T>(steps: Generator<void, T>): T {
   for (;;) {
     const r = steps.next();
@@ -347,6 +366,7 @@ export function runSteps<T>(steps: Generator<void, T>): T {
  * requests in between) and returns the edits, or undefined when the document nests deeper than
  * MAX_DEPTH (FORMAT_REFUSED). Linear in the text: edits are kept in flat arrays, placed in one
  * pass, and more than MAX_FORMAT_EDITS of them become one edit of the span they cover.
+ * @public
  */
 export function* formatSteps(doc: PolicyDocument, range: Range | undefined, options: FormattingOptions): Generator<void, TextEdit[] | undefined> {
   const text = doc.text;
@@ -460,6 +480,7 @@ function commentLineEnds(text: string, range: { offset: number; length: number }
  * Links: each built-in preset name to its page, each lint code named in a `severity` map to its
  * page. Only names that have a page are linked (an unknown name links nowhere), and the tooltip,
  * which VS Code renders as markdown, holds the name as inert markdown.
+ * @public
  */
 export function findDocumentLinks(doc: PolicyDocument): DocumentLink[] {
   const out: DocumentLink[] = [];

@@ -4,7 +4,8 @@
  * into code lenses (how many accesses each rule decided, the hosts seen), `unnecessary` hints on
  * rules no access used, and the denials list of the `netpolicy/denials` request.
  */
-import { accessHost, escapeControl, escapeIcons, type ComponentMatch, type ExplainResult, type PolicyDocument, type SbomIndex } from '@netpolicy/core';
+import { escapeControl, escapeIcons, type ComponentMatch, type ExplainResult, type PolicyDocument, type SbomIndex } from '@netpolicy/core';
+import { accessHost } from '@netpolicy/core/internal';
 import { DiagnosticSeverity, DiagnosticTag, type CodeLens, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import { SOURCE } from './diagnostics';
 import { pointerRange } from './ranges';
@@ -12,10 +13,16 @@ import { pointerRange } from './ranges';
 const MAX_HOSTS = 5;
 const MAX_DENIALS = 1000;
 
-/** How many traced accesses one rule decided, and the first few hosts they went to. */
+/**
+ * How many traced accesses one rule decided, and the first few hosts they went to.
+ * @public
+ */
 export interface RuleUsage { count: number; hosts: string[] }
 
-/** One access of a trace that the open policy denies, with the nearest rule and the smallest fix: an item of `netpolicy/denials`. */
+/**
+ * One access of a trace that the open policy denies, with the nearest rule and the smallest fix: an item of `netpolicy/denials`.
+ * @public
+ */
 export interface Denial {
   trace: string;
   sequence: number;
@@ -31,7 +38,10 @@ export interface Denial {
   components?: ComponentMatch[];
 }
 
-/** What the configured traces say about the open policy: accesses per deciding rule, and the denials (bounded). */
+/**
+ * What the configured traces say about the open policy: accesses per deciding rule, and the denials (bounded).
+ * @public
+ */
 export interface TraceUsage {
   traces: string[];
   observations: number;
@@ -44,7 +54,10 @@ export interface TraceUsage {
   errors: Array<{ trace: string; message: string }>;
 }
 
-/** A usage with no trace read yet, for `addResult` to fill. */
+/**
+ * A usage with no trace read yet, for `addResult` to fill.
+ * @public
+ */
 export function emptyUsage(): TraceUsage {
   return { traces: [], observations: 0, byRule: new Map(), denials: [], moreDenials: 0, errors: [] };
 }
@@ -54,7 +67,10 @@ function hostOf(r: ExplainResult): string {
   return r.access ? accessHost(r.access) : r.protocol;
 }
 
-/** Adds one explained access of `trace` to the usage (bounded: at most a few hosts per rule and 1,000 denials). */
+/**
+ * Adds one explained access of `trace` to the usage (bounded: at most a few hosts per rule and 1,000 denials).
+ * @public
+ */
 export function addResult(usage: TraceUsage, trace: string, r: ExplainResult, sbom?: SbomIndex): void {
   usage.observations++;
   if (r.model.verdict === 'none') return;
@@ -86,7 +102,10 @@ function lensTitle(u: RuleUsage | undefined): string {
   return `${u.count} traced access${u.count === 1 ? '' : 'es'} decided here: ${hosts}`;
 }
 
-/** A lens on each source, connection and enabled preset with what the traces say about it. */
+/**
+ * A lens on each source, connection and enabled preset with what the traces say about it.
+ * @public
+ */
 export function traceCodeLenses(doc: PolicyDocument, usage: TraceUsage): CodeLens[] {
   if (usage.traces.length === 0) return [];
   const out: CodeLens[] = [];
@@ -110,7 +129,10 @@ export function traceCodeLenses(doc: PolicyDocument, usage: TraceUsage): CodeLen
   return out;
 }
 
-/** Hints (faded) on rules that no access of the traces used. */
+/**
+ * Hints (faded) on rules that no access of the traces used.
+ * @public
+ */
 export function unusedRuleHints(doc: PolicyDocument, uri: string, usage: TraceUsage): LspDiagnostic[] {
   if (usage.traces.length === 0 || usage.observations === 0) return [];
   const out: LspDiagnostic[] = [];

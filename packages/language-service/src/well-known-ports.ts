@@ -9,7 +9,10 @@ const PORTS: ReadonlyMap<number, string> = new Map([
   [9200, 'elasticsearch'], [9418, 'git'], [11211, 'memcached'], [27017, 'mongodb'],
 ]);
 
-/** The usual service of a port, or undefined. */
+/**
+ * The usual service of a port, or undefined.
+ * @public
+ */
 export function serviceOfPort(port: number): string | undefined {
   return PORTS.get(port);
 }

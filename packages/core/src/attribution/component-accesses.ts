@@ -82,7 +82,10 @@ export function componentAccesses(c: SbomComponent): Access[] {
   return out;
 }
 
-/** Every component of an SBOM with the accesses its download takes. */
+/**
+ * Every component of an SBOM with the accesses its download takes.
+ * @beta
+ */
 export function sbomAccesses(sbom: unknown): { component: SbomComponent; accesses: Access[] }[] {
   return readSbomComponents(sbom).map((component) => ({ component, accesses: componentAccesses(component) })).filter((x) => x.accesses.length > 0);
 }

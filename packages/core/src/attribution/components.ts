@@ -12,7 +12,10 @@ import { normaliseName, normaliseRef, normaliseVersion, ociHost, ociRepositoryPa
 import { gitRefOfUrl, isGitRemote, repoKey, repoKeyOfUrl } from './repo-key';
 import type { Ecosystem } from './types';
 
-/** What a purl says, normalised as the URL forms are (names.ts). */
+/**
+ * What a purl says, normalised as the URL forms are (names.ts).
+ * @public
+ */
 export interface PurlKeys {
   eco: Ecosystem;
   /** Normalised name: npm `@scope/name`, a Go module path, Maven `group/artifact`, an OCI repository's last segment. */
@@ -29,7 +32,10 @@ export interface PurlKeys {
   repo?: string;
 }
 
-/** A component of a CycloneDX SBOM as attribution reads it: its identity, purl keys and distribution URLs. */
+/**
+ * A component of a CycloneDX SBOM as attribution reads it: its identity, purl keys and distribution URLs.
+ * @public
+ */
 export interface SbomComponent {
   /** Position in the SBOM (metadata.component first, then components depth-first): the order of results. */
   order: number;

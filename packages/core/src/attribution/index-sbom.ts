@@ -17,7 +17,10 @@ import { claimsOfAccess, finish, judge, sbomContext, UNATTRIBUTED, type AccessCl
 import { normaliseVersion, pep503 } from './names';
 import type { ComponentMatch, Ecosystem, MatchKind } from './types';
 
-/** An SBOM indexed once (`indexSbom`) to attribute many accesses to the components they fetched. */
+/**
+ * An SBOM indexed once (`indexSbom`) to attribute many accesses to the components they fetched.
+ * @public
+ */
 export interface SbomIndex {
   /** The components read from the SBOM (those with a name). */
   readonly componentCount: number;
@@ -29,7 +32,10 @@ export interface SbomIndex {
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[];
 }
 
-/** Options of `indexSbom`. */
+/**
+ * Options of `indexSbom`.
+ * @public
+ */
 export interface IndexSbomOptions extends ContextOptions {}
 
 /** Options of `indexSbomWith`. */
@@ -279,6 +285,7 @@ class Index implements SbomIndex {
  * Reads a CycloneDX JSON SBOM (the parsed document, as `netpolicy fetch sbom` writes it) into an
  * index of its components. Never throws: a value that is no SBOM gives an empty index, a
  * component that does not read is skipped.
+ * @public
  */
 export function indexSbom(sbom: unknown, options: IndexSbomOptions = {}): SbomIndex {
   return new Index(readSbomComponents(sbom), options);

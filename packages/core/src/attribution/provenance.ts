@@ -26,7 +26,10 @@ export function ociDigest(text: unknown): string | undefined {
   return DIGEST.test(d) ? d : undefined;
 }
 
-/** One request of a trace that pulled an OCI manifest or index. */
+/**
+ * One request of a trace that pulled an OCI manifest or index.
+ * @beta
+ */
 export interface OciPull {
   sequence: number;
   /** The registry's host, with its port when not the scheme's default. */
@@ -113,7 +116,10 @@ export function ociBlobPullOf(o: AnyObservation): string | undefined {
   return get === undefined ? undefined : ociDigest(decoded(get.reference));
 }
 
-/** A manifest or index the job pulled (one per digest), as first pulled. */
+/**
+ * A manifest or index the job pulled (one per digest), as first pulled.
+ * @beta
+ */
 export interface PulledArtifact {
   /** `ALG:HEX`, lower case. */
   digest: string;
@@ -132,6 +138,7 @@ export const SEQUENCES_KEPT = 20;
 /**
  * The artifacts a trace pulled, one per digest in the order first pulled, gathered observation by
  * observation. Bounded: at most `maxArtifacts` digests are kept, further ones only counted.
+ * @beta
  */
 export class PullCollector {
   private readonly byDigest = new Map<string, PulledArtifact>();
@@ -163,14 +170,20 @@ export class PullCollector {
   }
 }
 
-/** What looking an artifact up gave: its record, none (the service knows no such artifact), a failure, or no lookup. */
+/**
+ * What looking an artifact up gave: its record, none (the service knows no such artifact), a failure, or no lookup.
+ * @beta
+ */
 export type ArtifactLookup =
   | { status: 'found'; record: unknown }
   | { status: 'unknown'; message: string }
   | { status: 'error'; message: string }
   | { status: 'skipped'; message: string };
 
-/** A publication as explain reports it (camelCase; the service's strings exactly). */
+/**
+ * A publication as explain reports it (camelCase; the service's strings exactly).
+ * @beta
+ */
 export interface PublicationSummary {
   acceptedAt: string;
   job: { provider: string; repository: string; jobId: string; id?: string };
@@ -181,7 +194,10 @@ export interface PublicationSummary {
   purl?: string;
 }
 
-/** A pulled artifact in the provenance report (`provenanceEntry`): where it came from, its lookup's outcome and, when found, its newest publication. */
+/**
+ * A pulled artifact in the provenance report (`provenanceEntry`): where it came from, its lookup's outcome and, when found, its newest publication.
+ * @beta
+ */
 export interface ProvenanceEntry extends PulledArtifact {
   status: ArtifactLookup['status'];
   /** `found`: the record's kind and id, and how many publications it has. */
@@ -221,6 +237,7 @@ function summary(p: Record<string, unknown>): PublicationSummary {
 /**
  * The newest of a record's publications: the latest `accepted_at`. The service lists them newest
  * first, but the time decides; among equal or unreadable times the one listed first wins.
+ * @beta
  */
 export function newestPublication(publications: unknown): PublicationSummary | undefined {
   if (!Array.isArray(publications)) return undefined;
@@ -239,13 +256,17 @@ export function newestPublication(publications: unknown): PublicationSummary | u
  * Whether a repository is the user's own: it is one of `exact` (compared without regard to case:
  * the job's own repository, as the trace names it) or matches one of `patterns` (repository
  * patterns as in policies, decisions.md D3: `acme/webapp`, `acme/*`; case-insensitive).
+ * @beta
  */
 export function ownRepositories(patterns: readonly string[], exact: readonly string[] = []): (repository: string) => boolean {
   const names = new Set(exact.map((r) => r.toLowerCase()));
   return (repository) => repository !== '' && (names.has(repository.toLowerCase()) || patterns.some((p) => matchRepositoryPattern(p, repository)));
 }
 
-/** The report's entry for a pulled artifact, given its lookup. */
+/**
+ * The report's entry for a pulled artifact, given its lookup.
+ * @beta
+ */
 export function provenanceEntry(pulled: PulledArtifact, lookup: ArtifactLookup, isOwn: (repository: string) => boolean): ProvenanceEntry {
   const entry: ProvenanceEntry = {
     digest: pulled.digest, registry: pulled.registry, repository: pulled.repository, reference: pulled.reference,
@@ -264,7 +285,10 @@ export function provenanceEntry(pulled: PulledArtifact, lookup: ArtifactLookup, 
   return entry;
 }
 
-/** Counts of a provenance report (the JSON summary's `provenance`). */
+/**
+ * Counts of a provenance report (the JSON summary's `provenance`).
+ * @beta
+ */
 export interface ProvenanceCounts {
   /** Distinct manifests and indexes pulled by digest (or by a tag whose digest the trace shows); an upper bound when `omitted`. */
   artifacts: number;
@@ -283,7 +307,10 @@ export interface ProvenanceCounts {
   omitted: number;
 }
 
-/** The report's counts, from its entries and what the collector counted without keeping (tag pulls, digests beyond its bound). */
+/**
+ * The report's counts, from its entries and what the collector counted without keeping (tag pulls, digests beyond its bound).
+ * @beta
+ */
 export function provenanceCounts(entries: readonly ProvenanceEntry[], collector: Pick<PullCollector, 'tagPulls' | 'omitted'>): ProvenanceCounts {
   const c: ProvenanceCounts = { artifacts: entries.length + collector.omitted, found: 0, own: 0, foreign: 0, unpublished: 0, failed: 0, skipped: 0, tagPulls: collector.tagPulls, omitted: collector.omitted };
   for (const e of entries) {

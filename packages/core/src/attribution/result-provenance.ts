@@ -8,7 +8,10 @@
 import type { AnyObservation } from '../trace/types';
 import { ociBlobPullOf, ociPullOf, type ProvenanceEntry, type PublicationSummary } from './provenance';
 
-/** The artifact a result pulled, as the service records it. */
+/**
+ * The artifact a result pulled, as the service records it.
+ * @beta
+ */
 export interface ResultArtifact {
   /** `ALG:HEX`, lower case. */
   digest: string;
@@ -19,12 +22,16 @@ export interface ResultArtifact {
   publications: number;
 }
 
-/** The newest publication, with whether its job ran in one of the user's repositories. */
+/**
+ * The newest publication, with whether its job ran in one of the user's repositories.
+ * @beta
+ */
 export type ResultPublication = PublicationSummary & { own: boolean };
 
 /**
  * A result's provenance: the artifact and its newest publication (null when the record lists
  * none), or why there is none (the service has no record, the lookup failed, it was not looked up).
+ * @beta
  */
 export type ResultProvenance =
   | { artifact: ResultArtifact; publication: ResultPublication | null }
@@ -50,6 +57,7 @@ export function resultProvenance(entry: ProvenanceEntry): ResultProvenance {
  * or index pulled by digest (or by a tag whose digest the trace records), an error for a blob
  * pulled by digest, undefined for anything else (a tag pull without a recorded digest, a denied
  * or failed request, any other access). The same object for every pull of a digest.
+ * @beta
  */
 export class ResultProvenanceIndex {
   private readonly byDigest = new Map<string, ResultProvenance>();

@@ -15,13 +15,20 @@
  * - `name-only`: the ecosystem and name agree but the access names no version (an index page, a
  *   packument, an OCI blob, a clone of a `pkg:github` repository); or the component has no purl
  *   and its `name` and `version` members equal those the access names (ecosystem unconfirmed).
+ * @public
  */
 export type MatchKind = 'purl' | 'oci-digest' | 'distribution-url' | 'vcs-url' | 'name-only';
 
-/** Every match kind, strongest first. */
+/**
+ * Every match kind, strongest first.
+ * @public
+ */
 export const MATCH_KINDS: readonly MatchKind[] = ['purl', 'oci-digest', 'distribution-url', 'vcs-url', 'name-only'];
 
-/** One SBOM component an access is attributed to. Strings are the SBOM's own (outside text). */
+/**
+ * One SBOM component an access is attributed to. Strings are the SBOM's own (outside text).
+ * @public
+ */
 export interface ComponentMatch {
   bomRef?: string;
   purl?: string;
@@ -30,7 +37,10 @@ export interface ComponentMatch {
   match: MatchKind;
 }
 
-/** Ecosystems whose download URL forms are recognised (purl types, git hosts folded into `git`). */
+/**
+ * Ecosystems whose download URL forms are recognised (purl types, git hosts folded into `git`).
+ * @public
+ */
 export type Ecosystem = 'npm' | 'pypi' | 'cargo' | 'golang' | 'gem' | 'maven' | 'oci' | 'apk' | 'deb' | 'git';
 
 /**
@@ -43,6 +53,7 @@ export type Ecosystem = 'npm' | 'pypi' | 'cargo' | 'golang' | 'gem' | 'maven' | 
  * git: `version` is the revision the URL names (a commit, tag or branch); `refs`, filled in for
  * the SBOM at hand (match.ts), the revisions of the SBOM's references it names (a commit prefix
  * resolved to the SBOM's full commit).
+ * @public
  */
 export type Claim =
   | { kind: 'package'; eco: Exclude<Ecosystem, 'oci' | 'git'>; name: string; version?: string; classifier?: string; shared?: boolean }

@@ -17,7 +17,10 @@ import { mavenClaims } from './maven';
 import { repoKey } from './repo-key';
 import type { Claim, Ecosystem } from './types';
 
-/** Registry hosts per ecosystem, for the generic forms. */
+/**
+ * Registry hosts per ecosystem, for the generic forms.
+ * @public
+ */
 export type RegistryHosts = ReadonlyMap<Ecosystem, ReadonlySet<string>>;
 
 /**

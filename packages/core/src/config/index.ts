@@ -1,1 +1,1 @@
-export { PROJECT_CONFIG_FILE, parseProjectConfig, resolvePath, type ProjectConfig, type ProjectConfigResult } from './project-config';
+export { PROJECT_CONFIG_FILE, parseProjectConfig, type ProjectConfig, type ProjectConfigResult } from './project-config';

@@ -14,10 +14,16 @@ import { escapeSegment, parsePointer } from '../validate/pointer';
 import { closeMatches, nearestFirst, quote } from '../validate/suggest-names';
 import type { Diagnostic, DiagnosticCode, SeverityOptions } from '../validate/types';
 
-/** The file name `check` looks for upward from each policy file, and the server at the workspace root. */
+/**
+ * The file name `check` looks for upward from each policy file, and the server at the workspace root.
+ * @public
+ */
 export const PROJECT_CONFIG_FILE = 'netpolicy.config.json';
 
-/** A project's `netpolicy.config.json` as read: its paths resolved against its folder. */
+/**
+ * A project's `netpolicy.config.json` as read: its paths resolved against its folder.
+ * @public
+ */
 export interface ProjectConfig {
   /** The folder of the config file: `filePatterns` match paths relative to it. */
   root: string;
@@ -31,14 +37,20 @@ export interface ProjectConfig {
   severity?: SeverityOptions;
 }
 
-/** What `parseProjectConfig` returns: what could be read of the file, and its problems (the rest is still usable). */
+/**
+ * What `parseProjectConfig` returns: what could be read of the file, and its problems (the rest is still usable).
+ * @public
+ */
 export interface ProjectConfigResult {
   config: ProjectConfig;
   /** Errors in the file (syntax, unknown members, wrong types, bad values), with offsets into `text`. */
   diagnostics: Diagnostic[];
 }
 
-/** Parses a config file. JSONC is accepted (comments and trailing commas), as in editor settings files. */
+/**
+ * Parses a config file. JSONC is accepted (comments and trailing commas), as in editor settings files.
+ * @public
+ */
 export function parseProjectConfig(text: string, fileName: string): ProjectConfigResult {
   const root = dirname(fileName);
   const doc = parsePolicyDocument(text, { fileName, jsonc: true });

@@ -8,7 +8,10 @@ import { validateDocument, type ValidateOptions } from '../validate/validate';
 import type { Diagnostic, DiagnosticCode } from '../validate/types';
 import { applyEdits, fixEdits, type TextEdit } from './fix-edits';
 
-/** Non-overlapping edits applying the preferred fix of each diagnostic (in document order; a fix that would overlap an earlier one waits for the next round). */
+/**
+ * Non-overlapping edits applying the preferred fix of each diagnostic (in document order; a fix that would overlap an earlier one waits for the next round).
+ * @public
+ */
 export function fixAllEdits(doc: PolicyDocument, diagnostics: readonly Diagnostic[], codes?: ReadonlySet<DiagnosticCode>): TextEdit[] {
   return collect(doc, diagnostics, codes).edits;
 }
@@ -72,7 +75,10 @@ class TakenRanges {
   }
 }
 
-/** What `applyFixes` returns: the fixed text, how many fixes it took, and what is left to fix by hand. */
+/**
+ * What `applyFixes` returns: the fixed text, how many fixes it took, and what is left to fix by hand.
+ * @public
+ */
 export interface ApplyFixesResult {
   text: string;
   /** Fixes applied in all rounds. */
@@ -81,7 +87,10 @@ export interface ApplyFixesResult {
   diagnostics: Diagnostic[];
 }
 
-/** Applies every preferred fix (of `codes`, or all) to `text`, round after round (at most `maxRounds`). */
+/**
+ * Applies every preferred fix (of `codes`, or all) to `text`, round after round (at most `maxRounds`).
+ * @public
+ */
 export function applyFixes(text: string, options: ValidateOptions & { codes?: ReadonlySet<DiagnosticCode>; maxRounds?: number } = {}): ApplyFixesResult {
   let doc = parsePolicyDocument(text, { fileName: options.fileName, jsonc: options.jsonc });
   let diagnostics = validateDocument(doc, options);

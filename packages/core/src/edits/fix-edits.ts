@@ -15,14 +15,20 @@ import { Locator } from '../validate/locate';
 import { parsePointer, toPointer } from '../validate/pointer';
 import { fixesOf, type Diagnostic, type FixData } from '../validate/types';
 
-/** Replace `length` UTF-16 code units at `offset` with `newText`. */
+/**
+ * Replace `length` UTF-16 code units at `offset` with `newText`.
+ * @public
+ */
 export interface TextEdit {
   offset: number;
   length: number;
   newText: string;
 }
 
-/** One action a diagnostic offers: its title, and the fix (with the key for `rename-key`). */
+/**
+ * One action a diagnostic offers: its title, and the fix (with the key for `rename-key`).
+ * @public
+ */
 export interface FixChoice {
   title: string;
   fix: FixData;
@@ -34,6 +40,7 @@ export interface FixChoice {
  * The actions a diagnostic's fix data offers on this document, preferred first: one per fix,
  * and one per `rename-key` candidate that is not already a key of that object.
  * `fixEdits(doc, diagnostic, i)` applies the i-th.
+ * @internal
  */
 export function fixChoices(doc: PolicyDocument, diagnostic: Diagnostic): FixChoice[] {
   const out: FixChoice[] = [];
@@ -50,6 +57,7 @@ export function fixChoices(doc: PolicyDocument, diagnostic: Diagnostic): FixChoi
 /**
  * The edits that apply the `choice`-th action of `fixChoices` (default the preferred one), or
  * [] when the diagnostic has no fix or its target is no longer in the document.
+ * @public
  */
 export function fixEdits(doc: PolicyDocument, diagnostic: Diagnostic, choice = 0): TextEdit[] {
   const picked = fixChoices(doc, diagnostic)[choice];
@@ -80,13 +88,19 @@ export function fixEdits(doc: PolicyDocument, diagnostic: Diagnostic, choice = 0
   }
 }
 
-/** explain's fix: `{pointer, value}`, a JSON Patch style add (`/sources/-` appends) or a replacement of the rule at the pointer. */
+/**
+ * explain's fix: `{pointer, value}`, a JSON Patch style add (`/sources/-` appends) or a replacement of the rule at the pointer.
+ * @public
+ */
 export interface PointerFix {
   pointer: string;
   value: unknown;
 }
 
-/** Edits that apply an explain fix: append at `/member/-`, create `/member`, or replace the value at the pointer. */
+/**
+ * Edits that apply an explain fix: append at `/member/-`, create `/member`, or replace the value at the pointer.
+ * @public
+ */
 export function denialFixEdits(doc: PolicyDocument, fix: PointerFix): TextEdit[] {
   const segments = parsePointer(fix.pointer);
   if (segments.length === 0 || !doc.root) return [];
@@ -113,6 +127,7 @@ export function denialFixEdits(doc: PolicyDocument, fix: PointerFix): TextEdit[]
  * that appending them one at a time (`denialFixEdits` with `/…/-`, each on the text the one before
  * made) would insert, computed once (`explain --apply` of thousands of denials). Undefined when
  * there is no such array or it is empty.
+ * @internal
  */
 export function appendEdit(doc: PolicyDocument, pointer: string, values: readonly unknown[]): TextEdit | undefined {
   const found = doc.root ? new Locator(doc).find(pointer) : undefined;
@@ -121,7 +136,10 @@ export function appendEdit(doc: PolicyDocument, pointer: string, values: readonl
   return { offset: last.offset + last.length, length: 0, newText: appendText(doc, found.node, undefined, values) };
 }
 
-/** Applies non-overlapping edits (offsets into `text`). */
+/**
+ * Applies non-overlapping edits (offsets into `text`).
+ * @public
+ */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const sorted = [...edits].sort((a, b) => a.offset - b.offset);
   let out = '';

@@ -6,6 +6,7 @@ import { parseUrl } from './url';
 /**
  * One network access as the evaluator sees it, whatever trace it came from (`accessOf` makes one
  * from an observation): an HTTP request, a TLS or plain TCP connection, or Git over SSH.
+ * @public
  */
 export type Access =
   | { kind: 'http'; method: string; url: string; remoteIp?: string }
@@ -15,10 +16,16 @@ export type Access =
   | { kind: 'tcp'; remoteIp?: string; port: number; hostnames?: string[] }
   | { kind: 'ssh'; host: string; port: number; user?: string; repositoryPath?: string };
 
-/** Whether a policy permits an access. */
+/**
+ * Whether a policy permits an access.
+ * @public
+ */
 export type Verdict = 'allow' | 'deny';
 
-/** A policy's decision on one access: the verdict, the rule that decided it, and whether it is certain. */
+/**
+ * A policy's decision on one access: the verdict, the rule that decided it, and whether it is certain.
+ * @public
+ */
 export interface Decision {
   verdict: Verdict;
   /** The deciding rule: `/sources/N`, `/connections/N`, `preset:<name>`, or `default`. */
@@ -30,6 +37,7 @@ export interface Decision {
 /**
  * The access an observation records, or undefined for DNS and unknown protocols (no verdict).
  * `resolvedNames` are names that DNS observations of the trace resolved to the remote address.
+ * @public
  */
 export function accessOf(observation: AnyObservation, resolvedNames?: readonly string[]): Access | undefined {
   // Narrowed to the known protocols (a discriminated union): no cast per protocol.
@@ -51,7 +59,10 @@ export function accessOf(observation: AnyObservation, resolvedNames?: readonly s
   }
 }
 
-/** A short human description of an access: `GET https://x/y`, `tls x:443`, `ssh git@x:22 org/repo`. */
+/**
+ * A short human description of an access: `GET https://x/y`, `tls x:443`, `ssh git@x:22 org/repo`.
+ * @public
+ */
 export function describeAccess(a: Access): string {
   switch (a.kind) {
     case 'http': return `${a.method} ${a.url}`;
@@ -65,6 +76,7 @@ export function describeAccess(a: Access): string {
  * The host an access went to, parsed (never by splitting the description): a URL's host
  * (lower case, IPv6 in brackets), a TLS server name, a TCP connection's first name or address, an
  * SSH host. For grouping and showing; outside text, to be escaped where it is shown.
+ * @internal
  */
 export function accessHost(a: Access): string {
   switch (a.kind) {

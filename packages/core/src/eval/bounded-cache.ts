@@ -6,6 +6,7 @@
  * exact LRU would delete and re-insert on every hit). Used wherever explain memoises per address,
  * URL or destination: a trace in which every one of them is distinct must not grow memory with
  * its length.
+ * @internal
  */
 export class BoundedCache<K, V> {
   private young = new Map<K, V>();

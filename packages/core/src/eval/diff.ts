@@ -15,10 +15,16 @@ import { checkPolicy } from '../validate/policy-check';
 import { ResolvedNames } from './resolved-names';
 import { enabledPresets, type EvalOptions } from './rules';
 
-/** How a traced access fares under the new policy: its verdict flips, or it keeps it under another rule. */
+/**
+ * How a traced access fares under the new policy: its verdict flips, or it keeps it under another rule.
+ * @public
+ */
 export type ChangeKind = 'newly-allowed' | 'newly-denied' | 'rule-changed';
 
-/** A traced access whose decision differs between the two policies (`PolicyDiffer.add`). */
+/**
+ * A traced access whose decision differs between the two policies (`PolicyDiffer.add`).
+ * @public
+ */
 export interface VerdictChange {
   sequence: number;
   protocol: string;
@@ -28,7 +34,10 @@ export interface VerdictChange {
   new: Decision;
 }
 
-/** Compares the decisions of two policies on observations fed one at a time. */
+/**
+ * Compares the decisions of two policies on observations fed one at a time.
+ * @public
+ */
 export class PolicyDiffer {
   private readonly old: CompiledPolicy;
   private readonly next: CompiledPolicy;
@@ -73,10 +82,16 @@ export class PolicyDiffer {
   }
 }
 
-/** What a changed rule is: an entry of `sources`, of `connections`, or an enabled preset. */
+/**
+ * What a changed rule is: an entry of `sources`, of `connections`, or an enabled preset.
+ * @public
+ */
 export type RuleKind = 'source' | 'connection' | 'preset';
 
-/** A rule only one of the two policies has. */
+/**
+ * A rule only one of the two policies has.
+ * @public
+ */
 export interface RuleChange {
   kind: RuleKind;
   /** The rule as decisions name it, in the policy that has it: `/sources/N`, `/connections/N` or `preset:NAME`. */
@@ -92,7 +107,10 @@ export interface RuleChange {
   uses?: number;
 }
 
-/** What `diffRules` finds: the rules added and removed, and the default action when it changes. */
+/**
+ * What `diffRules` finds: the rules added and removed, and the default action when it changes.
+ * @public
+ */
 export interface RuleDiff {
   added: RuleChange[];
   removed: RuleChange[];
@@ -100,7 +118,10 @@ export interface RuleDiff {
   default?: { old: 'allow' | 'deny'; new: 'allow' | 'deny' };
 }
 
-/** How many traced accesses each rule decided under each policy (`PolicyDiffer`'s `oldUses` and `newUses`). */
+/**
+ * How many traced accesses each rule decided under each policy (`PolicyDiffer`'s `oldUses` and `newUses`).
+ * @public
+ */
 export interface RuleUsage { old: ReadonlyMap<string, number>; new: ReadonlyMap<string, number> }
 
 const KINDS = [['sources', 'source'], ['connections', 'connection']] as const;
@@ -111,6 +132,7 @@ const KINDS = [['sources', 'source'], ['connections', 'connection']] as const;
  * to another place is neither added nor removed; a second copy of a rule is added. Presets are
  * compared by the names each policy enables (every catalog preset when `presets` is absent).
  * `usage` (from `PolicyDiffer`) fills in `uses`.
+ * @public
  */
 export function diffRules(oldPolicy: Policy, newPolicy: Policy, catalog: PresetCatalog, usage?: RuleUsage): RuleDiff {
   checkPolicy(oldPolicy, 'diffRules', 'oldPolicy');
@@ -151,7 +173,10 @@ function rulesOf(policy: Policy, member: 'sources' | 'connections'): unknown[] {
   return Array.isArray(list) ? list : [];
 }
 
-/** What a lint finding needs for `diffFindings`. */
+/**
+ * What a lint finding needs for `diffFindings`.
+ * @public
+ */
 export interface FindingLike { code: string; pointer: string }
 
 /**
@@ -178,6 +203,7 @@ export function findingKey(finding: FindingLike, policy: unknown): string {
 /**
  * Lint findings the change adds (NEW's, in its order) and resolves (OLD's), matched by
  * `findingKey` as a multiset: a second finding with one key is added when OLD had one.
+ * @public
  */
 export function diffFindings<T extends FindingLike>(oldFindings: readonly T[], oldPolicy: unknown, newFindings: readonly T[], newPolicy: unknown): { added: T[]; resolved: T[] } {
   const left = new Unmatched(oldFindings.length, (i) => findingKey(oldFindings[i], oldPolicy));

@@ -21,6 +21,7 @@ import { checkAccess } from './inputs';
  * A policy with its rules indexed for evaluation: the cost of `evaluate` does not grow with the
  * number of rules. Build it with `compilePolicy`, which keeps one per policy object and checks the
  * policy; the constructor takes the policy as it is (its model stays total on any object).
+ * @public
  */
 export class CompiledPolicy {
   readonly rules: PolicyRules;
@@ -273,6 +274,7 @@ const compiled = new WeakMap<object, { options: EvalOptions; value: CompiledPoli
 /**
  * Builds the indexes of a policy once; `evaluate` reuses them for the same policy object. A policy
  * that does not meet the schema is an `InputError` with its first problem (checked once per object).
+ * @public
  */
 export function compilePolicy(policy: Policy, options: EvalOptions = {}): CompiledPolicy {
   return compiledFor(policy, options, 'compilePolicy');
@@ -290,7 +292,10 @@ export function compiledFor(policy: Policy, options: EvalOptions, fn: string, ar
   return value;
 }
 
-/** The model's decision for one access under a policy (docs/evaluation-model.md). Synchronous. */
+/**
+ * The model's decision for one access under a policy (docs/evaluation-model.md). Synchronous.
+ * @public
+ */
 export function evaluate(policy: Policy, access: Access, options: EvalOptions = {}): Decision {
   checkAccess(access, 'evaluate');
   return compiledFor(policy, options, 'evaluate').evaluate(access);

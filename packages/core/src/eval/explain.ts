@@ -21,12 +21,16 @@ import { ResolvedNames } from './resolved-names';
 import type { EvalOptions } from './rules';
 import { normaliseHostFast, parseUrl, type ParsedUrl } from './url';
 
-/** A verdict as explain reports it: `none` for observations that have none (DNS, unknown protocols, nothing recorded). */
+/**
+ * A verdict as explain reports it: `none` for observations that have none (DNS, unknown protocols, nothing recorded).
+ * @public
+ */
 export type ModelVerdict = 'allow' | 'deny' | 'none';
 
 /**
  * One observation explained: the verdict the trace recorded beside the policy's (`model`), whether
  * they agree, and for a denial the nearest rule and the smallest fix.
+ * @public
  */
 export interface ExplainResult {
   /** Zero-based position in the trace. */
@@ -51,7 +55,10 @@ export interface ExplainResult {
   observation: AnyObservation;
 }
 
-/** Observations counted by the policy's verdict, with the disagreements and the uncertain denials. */
+/**
+ * Observations counted by the policy's verdict, with the disagreements and the uncertain denials.
+ * @public
+ */
 export interface ExplainSummary {
   observations: number;
   allowed: number;
@@ -65,7 +72,10 @@ export interface ExplainSummary {
   reliesOnDefault: number;
 }
 
-/** Observations counted by the verdict the trace recorded (the facts beside the model's counts). */
+/**
+ * Observations counted by the verdict the trace recorded (the facts beside the model's counts).
+ * @public
+ */
 export interface RecordedCounts {
   allowed: number;
   denied: number;
@@ -73,7 +83,10 @@ export interface RecordedCounts {
   none: number;
 }
 
-/** What explaining a whole trace gives (`Explainer.finish`, `explainTrace`): counts, results and the trace's header. */
+/**
+ * What explaining a whole trace gives (`Explainer.finish`, `explainTrace`): counts, results and the trace's header.
+ * @public
+ */
 export interface ExplainReport {
   summary: ExplainSummary;
   /** The same observations counted by recorded verdict. */
@@ -91,7 +104,10 @@ export interface ExplainReport {
   lateDnsAnswers: boolean;
 }
 
-/** How an `Explainer` works: the policy's evaluation options, which results to keep, and what to compute for them. */
+/**
+ * How an `Explainer` works: the policy's evaluation options, which results to keep, and what to compute for them.
+ * @public
+ */
 export interface ExplainOptions extends EvalOptions {
   /** Which results to keep: `all` (default) or `denied` (model or recorded denials, and disagreements). */
   only?: 'denied' | 'all';
@@ -170,7 +186,10 @@ const CONNECTED_TRACKED = 1 << 20;
 const NO_NAMES: readonly string[] = Object.freeze([]);
 
 
-/** Explains observations one at a time: feed them with `add`, then `finish`. */
+/**
+ * Explains observations one at a time: feed them with `add`, then `finish`.
+ * @public
+ */
 export class Explainer {
   readonly compiled: CompiledPolicy;
   private readonly summary: ExplainSummary = { observations: 0, allowed: 0, denied: 0, disagreements: 0, none: 0, uncertain: 0, reliesOnDefault: 0 };
@@ -365,6 +384,7 @@ export class Explainer {
  * second time with every answer known; a one-time stream cannot be, and its report says so
  * (`lateDnsAnswers`). A policy that does not meet the schema, or a trace argument of another kind,
  * rejects with an `InputError`; a trace that cannot be read, with a `TraceError` (one too).
+ * @public
  */
 export async function explain(policy: Policy, trace: Trace | TraceDocument | string | TraceChunks, options: ExplainOptions = {}): Promise<ExplainReport> {
   checkPolicy(policy, 'explain');
@@ -392,6 +412,7 @@ export async function explain(policy: Policy, trace: Trace | TraceDocument | str
  * also reads chunks. A policy that does not meet the schema, or a trace argument of another kind,
  * is an `InputError` (the policy's first problem: message, `code`, `pointer`); a document that is
  * not a valid trace is a `TraceError` (an `InputError` too).
+ * @public
  */
 export function explainTrace(policy: Policy, trace: Trace | TraceDocument | string, options: ExplainOptions = {}): ExplainReport {
   checkPolicy(policy, 'explainTrace');
@@ -410,6 +431,7 @@ export function explainTrace(policy: Policy, trace: Trace | TraceDocument | stri
 /**
  * A rule named for people: its pointer (or `preset:<name>`) with its kind and first URL host,
  * host pattern or CIDR, e.g. `/sources/2 (oci registry.example.org)`, `/connections/0 (tls *.example.org)`.
+ * @public
  */
 export function describeRule(policy: Policy, id: string): string {
   const match = /^\/(sources|connections)\/(\d+)$/.exec(id);
@@ -427,7 +449,10 @@ export function describeRule(policy: Policy, id: string): string {
   return what ? `${id} (${what})` : id;
 }
 
-/** One plain sentence comparing the recorded verdict with the model's (D4: both, when they differ). */
+/**
+ * One plain sentence comparing the recorded verdict with the model's (D4: both, when they differ).
+ * @public
+ */
 export function verdictSentence(r: ExplainResult): string {
   const rec = r.recorded.verdict === 'none' ? 'recorded: no verdict' :
     `recorded: ${r.recorded.verdict === 'deny' ? 'denied' : 'allowed'}${r.recorded.reason ? ` (${r.recorded.reason})` : ''}${r.recorded.rule ? ` by ${r.recorded.rule}` : ''}`;

@@ -16,7 +16,10 @@ import { itemRules, type EvalOptions } from './rules';
 import { httpsForm } from './https-form';
 import { parseUrl, type ParsedUrl } from './url';
 
-/** A change to the policy: an addition (`kind` absent: explain's JSON keeps the shape it always had). */
+/**
+ * A change to the policy: an addition (`kind` absent: explain's JSON keeps the shape it always had).
+ * @public
+ */
 export interface Fix {
   kind?: 'policy';
   /** RFC 6901 pointer where to add: `/sources/-` appends; `/sources` when the policy has no sources yet. */
@@ -29,6 +32,7 @@ export interface Fix {
 /**
  * A change to the job, none to the policy: the job made a plain-http request whose https form
  * the policy already allows (an `http://` rule would be flagged insecure-url).
+ * @public
  */
 export interface JobFix {
   kind: 'job';
@@ -38,10 +42,16 @@ export interface JobFix {
   url: string;
 }
 
-/** explain's `fix` of a denial: a policy addition, or a change to the job (`kind: 'job'`). */
+/**
+ * explain's `fix` of a denial: a policy addition, or a change to the job (`kind: 'job'`).
+ * @public
+ */
 export type DenialFix = Fix | JobFix;
 
-/** Whether a denial's fix is a policy addition (what `applyFix`, `denialFixEdits` and `--apply` take). */
+/**
+ * Whether a denial's fix is a policy addition (what `applyFix`, `denialFixEdits` and `--apply` take).
+ * @public
+ */
 export function isPolicyFix(fix: DenialFix | null | undefined): fix is Fix {
   return fix != null && fix.kind !== 'job';
 }
@@ -53,6 +63,7 @@ function addTo(policy: Policy, member: 'presets' | 'sources' | 'connections', it
 /**
  * Applies a fix (as `netpolicy` proposes them: a new rule, or a near miss's widening) to a copy of
  * the policy: RFC 6901 pointer, `-` appends; a missing last member is created.
+ * @public
  */
 export function applyFix(policy: Policy, fix: Fix): Policy {
   const copy = structuredClone(policy) as Record<string, unknown>;
@@ -121,6 +132,7 @@ function presetToEnable(a: Access, enabled: readonly string[], options: EvalOpti
  * The fix for a denied access, or null when no addition can be derived from what was recorded.
  * `parsed`: an http access's URL already parsed (null when it does not parse), else parsed here;
  * every step below reuses that one parse.
+ * @public
  */
 export function fixFor(policy: Policy, a: Access, options: EvalOptions = {}, parsed?: ParsedUrl | null): DenialFix | null {
   checkPolicy(policy, 'fixFor');

@@ -15,16 +15,25 @@ import {
 import { CidrTrie, HostTrie } from './tries';
 import { parseUrl, pathCovers, type ParsedUrl } from './url';
 
-/** Why a rule missed an access, as a stable code (the message says it in words). */
+/**
+ * Why a rule missed an access, as a stable code (the message says it in words).
+ * @public
+ */
 export type MissCode =
   | 'port' | 'scheme' | 'path' | 'sni-missing' | 'apex-vs-wildcard' | 'subdomain-vs-exact' | 'host'
   | 'cidr' | 'operation' | 'not-registry-path' | 'repository' | 'alpn' | 'alpn-on-request'
   | 'tls-rule-plain-tcp' | 'user';
 
-/** One reason a rule missed an access: its code and a sentence naming the values that differ. */
+/**
+ * One reason a rule missed an access: its code and a sentence naming the values that differ.
+ * @public
+ */
 export interface MissReason { code: MissCode; message: string }
 
-/** The rule that came nearest to permitting a denied access, and why it did not: what explain shows beside each denial. */
+/**
+ * The rule that came nearest to permitting a denied access, and why it did not: what explain shows beside each denial.
+ * @public
+ */
 export interface NearMiss {
   /** The rule that almost matched: `/sources/N`, `/connections/N` or `preset:<name>`. */
   rule: string;
@@ -222,7 +231,10 @@ function relatedIndex(rules: PolicyRules): RelatedIndex {
   return index;
 }
 
-/** The nearest rule that did not permit `a` (fewest missed criteria, then earliest), if any names its destination. */
+/**
+ * The nearest rule that did not permit `a` (fewest missed criteria, then earliest), if any names its destination.
+ * @public
+ */
 export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: boolean; url?: ParsedUrl | null } = {}): NearMiss | undefined {
   // `exhaustive` tries every rule instead of the related ones (the reference for tests).
   const index: Pick<RelatedIndex, 'urlsByHost' | 'conns' | 'impliedByHost' | 'ssh'> = options.exhaustive ? {
@@ -269,7 +281,10 @@ export function nearMiss(rules: PolicyRules, a: Access, options: { exhaustive?: 
   return { rule: best.rule, reasons: best.reasons, message: best.reasons.map((r) => r.message).join('; ') };
 }
 
-/** The near miss's rule widened so that it permits the access: one item added to one of its arrays. */
+/**
+ * The near miss's rule widened so that it permits the access: one item added to one of its arrays.
+ * @public
+ */
 export interface Widening {
   /** Where to add (JSON-Patch style; `-` appends): `/connections/0/tls/ports/-`. */
   pointer: string;

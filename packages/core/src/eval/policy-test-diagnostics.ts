@@ -94,7 +94,10 @@ function translate(e: ErrorObject, root: unknown): Finding | undefined {
   }
 }
 
-/** The syntax and schema errors of a parsed policy test file, in text order (none: `checkPolicyTestFile` accepts its value). */
+/**
+ * The syntax and schema errors of a parsed policy test file, in text order (none: `checkPolicyTestFile` accepts its value).
+ * @public
+ */
 export function policyTestFileDiagnostics(doc: PolicyDocument): Diagnostic[] {
   const out: Diagnostic[] = [...doc.syntaxDiagnostics];
   if (doc.syntaxFailed) return out;

@@ -13,6 +13,7 @@ import type { EvalOptions } from './rules';
 /**
  * One policy test: an access (exactly one of `http`, `tls`, `tcp`, `ssh`), the verdict the policy
  * must give it and, optionally, the rule that must decide it (`/sources/N`, `preset:NAME`, `default`).
+ * @public
  */
 export interface PolicyTest {
   /** Shown in results; the access described when absent. */
@@ -25,14 +26,20 @@ export interface PolicyTest {
   rule?: string;
 }
 
-/** A policy test file (schemas/policy-tests.schema.json), once `checkPolicyTestFile` has accepted it. */
+/**
+ * A policy test file (schemas/policy-tests.schema.json), once `checkPolicyTestFile` has accepted it.
+ * @public
+ */
 export interface PolicyTestFile {
   /** The policy under test, relative to the test file's folder (`bindPolicyTests`); without it, the only policy of that folder. */
   policy?: string;
   tests: PolicyTest[];
 }
 
-/** The outcome of one policy test: the access, what was expected, what the policy decided, and whether they match. */
+/**
+ * The outcome of one policy test: the access, what was expected, what the policy decided, and whether they match.
+ * @public
+ */
 export interface PolicyTestResult {
   index: number;
   name: string;
@@ -45,7 +52,10 @@ export interface PolicyTestResult {
   message?: string;
 }
 
-/** Thrown by `checkPolicyTestFile` for a document that is not a policy test file (the message lists the first problems). */
+/**
+ * Thrown by `checkPolicyTestFile` for a document that is not a policy test file (the message lists the first problems).
+ * @public
+ */
 export class PolicyTestFileError extends Error {
   constructor(message: string) {
     super(message);
@@ -53,7 +63,10 @@ export class PolicyTestFileError extends Error {
   }
 }
 
-/** Checks a parsed test file against the schema; throws with every problem listed. */
+/**
+ * Checks a parsed test file against the schema; throws with every problem listed.
+ * @public
+ */
 export function checkPolicyTestFile(data: unknown): PolicyTestFile {
   if (!policyTestsValidator(data)) {
     const problems = (policyTestsValidator.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (\`${(e.params as { additionalProperty: string }).additionalProperty}\`)` : ''}`);
@@ -71,7 +84,10 @@ export function accessOfTest(t: PolicyTest): Access {
   return { kind: 'ssh', host: s.host, port: s.port ?? 22, user: s.user, repositoryPath: s.repositoryPath };
 }
 
-/** Evaluates every test of a file against a policy, in order; a failed test's `message` says why in one sentence. */
+/**
+ * Evaluates every test of a file against a policy, in order; a failed test's `message` says why in one sentence.
+ * @public
+ */
 export function runPolicyTests(policy: Policy, file: PolicyTestFile, options: EvalOptions = {}): PolicyTestResult[] {
   const compiled = compiledFor(policy, options, 'runPolicyTests');
   if (typeof file !== 'object' || file === null || !Array.isArray(file.tests)) {

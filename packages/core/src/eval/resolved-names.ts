@@ -21,6 +21,7 @@ const LISTED = 16;
  * with hundreds of known ones cost more than the rest of a DNS observation). A list and a set for
  * every address, as before, took about 350 bytes each: a 1 GiB trace whose DNS answers all named
  * distinct addresses (400,000) held 140 MB more for them.
+ * @internal
  */
 export class ResolvedNames {
   private readonly byAddress = new Map<string, string[] | ManyNames>();

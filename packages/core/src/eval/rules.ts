@@ -12,7 +12,10 @@ import type { Connection, Policy, Source } from '../policy/types';
 import { enabledPresets as readEnabledPresets, readConnection, readSource, type EnabledPreset } from '../policy/rules-read';
 import type { ParsedUrl } from './url';
 
-/** A rule as decisions name it, with its place in reporting order (the permitting rule with the lowest order decides). */
+/**
+ * A rule as decisions name it, with its place in reporting order (the permitting rule with the lowest order decides).
+ * @public
+ */
 export interface RuleRef {
   /** Position in reporting order: lower wins. */
   order: number;
@@ -57,6 +60,7 @@ export interface SshEntry extends RuleRef {
 /**
  * The rules of a policy and its enabled presets as the evaluation model reads them, one entry per
  * way a rule can permit an access (`policyRules`); both evaluators and the explainer work on these.
+ * @public
  */
 export interface PolicyRules {
   urls: UrlEntry[];
@@ -72,7 +76,10 @@ export interface PolicyRules {
   refs: RuleRef[];
 }
 
-/** Options of every evaluation: the preset catalog in force. */
+/**
+ * Options of every evaluation: the preset catalog in force.
+ * @public
+ */
 export interface EvalOptions {
   /** Where enabled preset names are looked up (the built-in catalog by default). */
   catalog?: PresetCatalog;

@@ -20,13 +20,19 @@ import { describeValue, expectOptions, InputError } from '../validate/input-erro
 
 export { httpsForm } from './https-form';
 
-/** Options of `Suggester`: by default, accesses the trace records as denied are left out. */
+/**
+ * Options of `Suggester`: by default, accesses the trace records as denied are left out.
+ * @public
+ */
 export interface SuggestOptions extends EvalOptions {
   /** Also allow accesses the traces record as denied (default false). */
   includeDenied?: boolean;
 }
 
-/** An access the suggested policy does not allow as recorded, and why. */
+/**
+ * An access the suggested policy does not allow as recorded, and why.
+ * @public
+ */
 export interface LeftOut {
   access: Access;
   /**
@@ -61,7 +67,10 @@ function recordedDenied(o: Observation): boolean {
   }
 }
 
-/** Collects the accesses of traces; `finish` writes the policy. */
+/**
+ * Collects the accesses of traces; `finish` writes the policy.
+ * @public
+ */
 export class Suggester {
   private readonly accesses = new Map<string, Access>();
   private readonly denied = new Map<string, LeftOut>();
@@ -265,6 +274,7 @@ function connectionsFor(accesses: Access[]): Connection[] {
  * (stages 2 and 3), then narrow connections for what is left (stage 4; the sources' implied
  * connections already cover their hosts), then a safety net that gives anything still denied
  * its own narrowest rule.
+ * @public
  */
 export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {}): Policy {
   checkArray(accesses, 'suggestFromAccesses', 'accesses', 'accesses');
@@ -293,7 +303,10 @@ export function suggestFromAccesses(accesses: Access[], options: EvalOptions = {
   return result;
 }
 
-/** Suggests a policy from parsed observations (of one or more traces, each a separate array). */
+/**
+ * Suggests a policy from parsed observations (of one or more traces, each a separate array).
+ * @public
+ */
 export function suggestPolicy(traces: Iterable<AnyObservation>[], options: SuggestOptions = {}): Policy {
   checkArray(traces, 'suggestPolicy', 'traces', 'lists of observations (one per trace: parseTrace(text).observations)');
   expectOptions(options, 'suggestPolicy');

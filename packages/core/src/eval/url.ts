@@ -1,7 +1,10 @@
 /** URLs as the evaluation model sees them (decisions.md D4, "URL prefix"). Hand-written: no URL normalisation. */
 import { normaliseHost } from '../formats/host-pattern';
 
-/** A URL split as the evaluation model compares URLs (`parseUrl`): no other normalisation than case and the default port. */
+/**
+ * A URL split as the evaluation model compares URLs (`parseUrl`): no other normalisation than case and the default port.
+ * @public
+ */
 export interface ParsedUrl {
   /** Lower-case scheme. */
   scheme: string;
@@ -44,6 +47,7 @@ const SCANNED_AUTHORITY = 256;
  * authority is read in one scan (its end, last `@`, last `:`), so a request costs two native
  * searches (the path's `?` and `#`) instead of six (profile of explain --only denied: parseUrl
  * was 5% of the run). Held to the former all-native version by url.test.ts.
+ * @internal
  */
 export function parseUrl(text: string): ParsedUrl | undefined {
   const n = text.length;

@@ -173,7 +173,10 @@ function matchSegments(pattern: Segment[], path: string[]): boolean {
  */
 export const MAX_TOTAL_EXPANSION = 4096;
 
-/** A pattern of a list left out, and why: `pattern` is its index, absent when the rest of the list is left out at once. */
+/**
+ * A pattern of a list left out, and why: `pattern` is its index, absent when the rest of the list is left out at once.
+ * @internal
+ */
 export interface GlobPatternProblem {
   pattern?: number;
   message: string;
@@ -185,6 +188,7 @@ export interface GlobPatternProblem {
  * naming its index), and once the patterns kept expand to `MAX_TOTAL_EXPANSION` in all, the rest
  * are left out too (one problem, with how many). `globMatcher` applies the same bound; this says
  * what it left out.
+ * @internal
  */
 export function usableGlobPatterns(patterns: readonly string[]): { usable: string[]; problems: GlobPatternProblem[] } {
   const usable: string[] = [];

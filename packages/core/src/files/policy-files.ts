@@ -4,7 +4,10 @@
  */
 import { globMatcher } from './glob';
 
-/** The default policy file patterns (decisions.md D6). */
+/**
+ * The default policy file patterns (decisions.md D6).
+ * @public
+ */
 export const POLICY_FILE_GLOBS: readonly string[] = ['**/*.netpolicy.json', '**/*.netpolicy.jsonc', '**/network-policy.json'];
 
 /** D6's patterns compiled on the first question, not at import. */
@@ -18,6 +21,7 @@ const byList = new WeakMap<readonly string[], (path: string) => boolean>();
  * project's or editor's `filePatterns`). Relative patterns are matched against `path` as given:
  * pass a path relative to the directory the patterns belong to (the workspace, the config file's
  * folder). A pattern without `/` matches a file name in any folder. Case-insensitive.
+ * @public
  */
 export function isPolicyFile(path: string, extraGlobs: readonly string[] = []): boolean {
   if ((defaultMatcher ??= globMatcher(POLICY_FILE_GLOBS))(path)) return true;

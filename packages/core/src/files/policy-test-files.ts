@@ -8,10 +8,16 @@
  */
 import { isPolicyFile } from './policy-files';
 
-/** The policy test file pattern: `policy.tests.json`, `<name>.tests.json`. */
+/**
+ * The policy test file pattern: `policy.tests.json`, `<name>.tests.json`.
+ * @public
+ */
 export const POLICY_TEST_FILE_GLOBS: readonly string[] = ['**/*.tests.json'];
 
-/** True when `path` (a path or a file name) is a policy test file: it ends in `.tests.json` (case-insensitive). */
+/**
+ * True when `path` (a path or a file name) is a policy test file: it ends in `.tests.json` (case-insensitive).
+ * @public
+ */
 export function isPolicyTestFile(path: string): boolean {
   const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   return name.length > '.tests.json'.length && name.toLowerCase().endsWith('.tests.json');
@@ -23,6 +29,7 @@ export function isPolicyTestFile(path: string): boolean {
  * - `folder`: the only policy file of its folder (a name in that folder);
  * - `ambiguous`: no member, several policy files in the folder (their names, sorted);
  * - `none`: no member, no policy file in the folder.
+ * @public
  */
 export type PolicyTestBinding =
   | { kind: 'member'; path: string }
@@ -34,6 +41,7 @@ export type PolicyTestBinding =
  * Binds a test file (its parsed JSON, valid or not) to its policy. `folderFiles`: the names of the
  * regular files in the test file's folder; `extraGlobs`: a project's `filePatterns`, matched
  * against each name as `isPolicyFile` does.
+ * @public
  */
 export function bindPolicyTests(file: unknown, folderFiles: readonly string[], extraGlobs: readonly string[] = []): PolicyTestBinding {
   const member = file !== null && typeof file === 'object' && !Array.isArray(file) ? (file as { policy?: unknown }).policy : undefined;
@@ -43,7 +51,10 @@ export function bindPolicyTests(file: unknown, folderFiles: readonly string[], e
   return candidates.length === 0 ? { kind: 'none' } : { kind: 'ambiguous', candidates };
 }
 
-/** What is wrong with a binding that names no policy, in words (`where`: the test file's folder as shown). */
+/**
+ * What is wrong with a binding that names no policy, in words (`where`: the test file's folder as shown).
+ * @public
+ */
 export function unboundProblem(binding: PolicyTestBinding, where: string): string | undefined {
   if (binding.kind === 'ambiguous') return `several policies in ${where} and no "policy" member to choose one: ${binding.candidates.join(', ')}`;
   if (binding.kind === 'none') return `no policy file in ${where} (*.netpolicy.json, *.netpolicy.jsonc, network-policy.json) and no "policy" member naming one`;

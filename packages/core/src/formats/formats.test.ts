@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { cpuMs } from '../../../../test-support/cpu-time';
-import {
-  ipOrPrefixProblem, isIpOrPrefix, isIpv4OrPrefix, isRepositoryPattern, matchRepositoryPattern, parseCidr,
-  networkOf, hasHostBits, prefixSize, matchHostPattern, isHostPattern, unmatchableHostProblem, cidrContains,
-} from './index';
+import { ipOrPrefixProblem, isIpOrPrefix, isIpv4OrPrefix, parseCidr, networkOf, hasHostBits, prefixSize, cidrContains } from './ip';
+import { isRepositoryPattern, matchRepositoryPattern } from './repository-pattern';
+import { matchHostPattern, isHostPattern, unmatchableHostProblem } from './host-pattern';
 
 describe('ipv4-or-prefix (D3)', () => {
   const valid = ['0.0.0.0', '255.255.255.255', '10.0.0.0/8', '192.0.2.1/32', '0.0.0.0/0', '10.0.0.1/8'];

@@ -7,7 +7,10 @@ function isAlnum(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
-/** Whether `text` is a host pattern: a host name, optionally prefixed with `*.` (the schema's `host-pattern` format). */
+/**
+ * Whether `text` is a host pattern: a host name, optionally prefixed with `*.` (the schema's `host-pattern` format).
+ * @public
+ */
 export function isHostPattern(text: string): boolean {
   if (typeof text !== 'string') return false;
   // In place after the optional `*.` (no slice: this runs for every host pattern of a policy).
@@ -57,7 +60,10 @@ export function normaliseHost(host: string): string {
   return h.toLowerCase();
 }
 
-/** Does host pattern `pattern` match host name `host`? */
+/**
+ * Does host pattern `pattern` match host name `host`?
+ * @public
+ */
 export function matchHostPattern(pattern: string, host: string): boolean {
   const h = normaliseHost(host);
   const p = pattern.toLowerCase();

@@ -5,7 +5,10 @@
  */
 import ipaddr from 'ipaddr.js';
 
-/** An address or prefix as bytes and a prefix length, for matching and comparing networks. */
+/**
+ * An address or prefix as bytes and a prefix length, for matching and comparing networks.
+ * @internal
+ */
 export interface ParsedCidr {
   version: 4 | 6;
   /** Address bytes (4 or 16), network byte order. */
@@ -225,12 +228,18 @@ export function ipOrPrefixProblemSlow(text: string, ipv4Only = false): string | 
   return ipv4AddressProblem(address) ?? (prefix === undefined ? undefined : prefixProblem(prefix, 32));
 }
 
-/** Whether `text` is an IPv4 address or prefix `a.b.c.d/N` (the schema's `ipv4-or-prefix` format, for udp and icmp rules). */
+/**
+ * Whether `text` is an IPv4 address or prefix `a.b.c.d/N` (the schema's `ipv4-or-prefix` format, for udp and icmp rules).
+ * @public
+ */
 export function isIpv4OrPrefix(text: string): boolean {
   return typeof text === 'string' && !text.includes(':') && ipOrPrefixProblem(text, true) === undefined;
 }
 
-/** Whether `text` is an IPv4 or IPv6 address or prefix (the schema's `ip-or-prefix` format). */
+/**
+ * Whether `text` is an IPv4 or IPv6 address or prefix (the schema's `ip-or-prefix` format).
+ * @public
+ */
 export function isIpOrPrefix(text: string): boolean {
   if (typeof text !== 'string') return false;
   if (plainIpv4(text) !== undefined) return true;
@@ -265,7 +274,10 @@ export function forgetParsedCidrs(): void {
   parsedCidrs = new Map();
 }
 
-/** Parses an address or prefix in `ip-or-prefix` format; undefined when it is not one. */
+/**
+ * Parses an address or prefix in `ip-or-prefix` format; undefined when it is not one.
+ * @internal
+ */
 export function parseCidr(text: string): ParsedCidr | undefined {
   if (typeof text !== 'string') return undefined;
   const packed = plainIpv4(text);
@@ -462,12 +474,18 @@ export function hasHostBits(cidr: ParsedCidr): boolean {
   return false;
 }
 
-/** Address bytes in canonical text: dotted quad, or RFC 5952 for IPv6. */
+/**
+ * Address bytes in canonical text: dotted quad, or RFC 5952 for IPv6.
+ * @internal
+ */
 export function formatAddress(bytes: number[]): string {
   return bytes.length === 4 ? bytes.join('.') : ipaddr.fromByteArray(bytes).toString();
 }
 
-/** Exact number of addresses in a prefix, as a decimal string (IPv6 sizes exceed 2^53). */
+/**
+ * Exact number of addresses in a prefix, as a decimal string (IPv6 sizes exceed 2^53).
+ * @internal
+ */
 export function prefixSize(cidr: ParsedCidr): string {
   return (1n << BigInt(cidr.bytes.length * 8 - cidr.prefix)).toString();
 }

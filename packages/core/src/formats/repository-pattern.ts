@@ -8,7 +8,10 @@ function isSegmentChar(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 46 || code === 95 || code === 45 || code === 42;
 }
 
-/** Why `text` is not a repository pattern (undefined when it is one). */
+/**
+ * Why `text` is not a repository pattern (undefined when it is one).
+ * @internal
+ */
 export function repositoryPatternProblem(text: string): string | undefined {
   if (text.length === 0) return 'the pattern is empty';
   if (text[0] === '/') return 'a leading `/` is not allowed';
@@ -37,6 +40,7 @@ export function repositoryPatternProblem(text: string): string | undefined {
 /**
  * `repositoryPatternProblem(text) === undefined`, in one scan that builds nothing (the schema and the
  * rule reader ask it of every pattern of a policy); tested against it (fast-paths.property.test.ts).
+ * @public
  */
 export function isRepositoryPattern(text: string): boolean {
   if (typeof text !== 'string') return false;
@@ -191,7 +195,10 @@ function matchSegments(pat: readonly string[], segs: readonly string[]): boolean
   return reached[segs.length];
 }
 
-/** Does repository `path` (as sent by a client) match `pattern`? Case-insensitive; `.git` and leading `/` ignored. */
+/**
+ * Does repository `path` (as sent by a client) match `pattern`? Case-insensitive; `.git` and leading `/` ignored.
+ * @public
+ */
 export function matchRepositoryPattern(pattern: string, path: string): boolean {
   return matchCompiledRepositoryPattern(compileRepositoryPattern(pattern), path);
 }

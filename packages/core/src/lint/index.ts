@@ -33,7 +33,10 @@ export const PER_RULE_LINT_CODES: ReadonlySet<LintCode> = new Set<LintCode>([
   'cidr-host-bits', 'broad-cidr', 'metadata-address', 'insecure-url', 'wildcard-push', 'unmatchable-host-pattern',
 ]);
 
-/** Options of `lint`: the preset catalog in force and which rules run. */
+/**
+ * Options of `lint`: the preset catalog in force and which rules run.
+ * @public
+ */
 export interface LintOptions {
   /** The preset catalog in force (the built-in one by default). */
   catalog?: PresetCatalog;
@@ -58,6 +61,7 @@ function comparePointers(a: string, b: string): number {
  * stamps each finding with its rule's code. A rule that is not enabled does no work (the analyses
  * rules share, such as coverage, are built only when a rule asks). Findings are sorted by pointer,
  * then by the order of `lintRules`.
+ * @public
  */
 export function lint(value: unknown, options: LintOptions = {}): LintFinding[] {
   const context = { value, catalog: options.catalog ?? defaultPresetCatalog };

@@ -2,14 +2,20 @@
 import type { PresetCatalog } from '../presets/catalog';
 import type { DiagnosticData, DiagnosticTag, LintCode, RangeTarget, RelatedInformation } from '../validate/types';
 
-/** What a lint rule reads: the parsed document and the preset catalog in force. */
+/**
+ * What a lint rule reads: the parsed document and the preset catalog in force.
+ * @public
+ */
 export interface LintContext {
   /** The parsed document. Untrusted: any JSON value (rules must tolerate every shape without throwing). */
   value: unknown;
   catalog: PresetCatalog;
 }
 
-/** A lint rule's finding before it is placed in the text: `validateDocument` turns its pointer into an offset range. */
+/**
+ * A lint rule's finding before it is placed in the text: `validateDocument` turns its pointer into an offset range.
+ * @public
+ */
 export interface LintFinding {
   code: LintCode;
   /** RFC 6901 pointer to what the finding is about. */
@@ -27,7 +33,10 @@ export interface LintFinding {
 /** What a rule reports: a finding without its code (`lint()` stamps the rule's code on each). */
 export type RuleFinding = Omit<LintFinding, 'code'>;
 
-/** A lint rule: its code, a one-line description, and the check that returns its findings. */
+/**
+ * A lint rule: its code, a one-line description, and the check that returns its findings.
+ * @public
+ */
 export interface LintRule {
   code: LintCode;
   /** One line for docs and hovers. */

@@ -6,7 +6,10 @@ import { presetCatalogData } from '../generated/data';
 import { presetsValidator } from '../generated/validators-presets';
 import type { Connection, Source } from '../policy/types';
 
-/** One preset of a catalog: a named software-source policy, with its rules when they are known. */
+/**
+ * One preset of a catalog: a named software-source policy, with its rules when they are known.
+ * @public
+ */
 export interface PresetEntry {
   name: string;
   description: string;
@@ -16,7 +19,10 @@ export interface PresetEntry {
   opaque: boolean;
 }
 
-/** The presets a policy's `presets` may name: the built-in catalog, or one a user's catalog fills in or overrides. */
+/**
+ * The presets a policy's `presets` may name: the built-in catalog, or one a user's catalog fills in or overrides.
+ * @public
+ */
 export interface PresetCatalog {
   /** All presets in catalog order (the order the evaluator reports them in). */
   presets: PresetEntry[];
@@ -24,7 +30,10 @@ export interface PresetCatalog {
   byName: Map<string, PresetEntry>;
 }
 
-/** Thrown for a user catalog that is not a preset catalog (schemas/presets.schema.json); the message names the file and the problem. */
+/**
+ * Thrown for a user catalog that is not a preset catalog (schemas/presets.schema.json); the message names the file and the problem.
+ * @public
+ */
 export class PresetCatalogError extends Error {
   constructor(message: string) {
     super(message);
@@ -66,6 +75,7 @@ const builtin = (): PresetEntry[] => (builtinEntries ??= entriesOf(presetCatalog
 /**
  * The catalog: the built-in one, with the entries of `overrides` (a parsed user catalog file)
  * replacing built-in entries of the same name and new names appended in their order.
+ * @public
  */
 export function loadPresetCatalog(overrides?: unknown, origin = 'preset catalog'): PresetCatalog {
   const presets = builtin().slice();
@@ -82,6 +92,7 @@ export function loadPresetCatalog(overrides?: unknown, origin = 'preset catalog'
 /**
  * The built-in catalog. Its members are read on first use (then kept): importing core builds no
  * catalog. The object is the same one on every use, so `catalog === defaultPresetCatalog` holds.
+ * @public
  */
 export const defaultPresetCatalog: PresetCatalog = {
   get presets() {

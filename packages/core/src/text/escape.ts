@@ -18,7 +18,10 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** `text` with each control, bidi and line-separator character shown as a visible escape (`\n`, `\u001b`); the same string when it has none. */
+/**
+ * `text` with each control, bidi and line-separator character shown as a visible escape (`\n`, `\u001b`); the same string when it has none.
+ * @public
+ */
 export function escapeControl(text: string): string {
   CONTROL.lastIndex = 0;
   if (!CONTROL.test(text)) return text;
@@ -29,6 +32,7 @@ export function escapeControl(text: string): string {
  * Outside text shown in a line of a text report or message: control characters escaped, and cut
  * to `max` characters with `…` (a 10 MB URL or test name is one line of a terminal, not 10 MB of
  * it; JSON output keeps the exact strings).
+ * @internal
  */
 export function clipped(text: string, max = 300): string {
   return escapeControl(text.length > max ? `${text.slice(0, max)}…` : text);
@@ -38,6 +42,7 @@ export function clipped(text: string, max = 300): string {
  * Outside text in a VS Code label that renders `$(name)` as an icon (code lens titles, status
  * bar text): `$(` is written `\$(`, which VS Code shows as the literal text. Apply after
  * `escapeControl`.
+ * @public
  */
 export function escapeIcons(text: string): string {
   return text.includes('$(') ? text.replace(/\$\(/g, '\\$(') : text;
@@ -58,6 +63,7 @@ const LINK_JOIN = /\]\(/g;
  * broken (`[a](command:x)` is shown as `[a] (command:x)`, never as a live link), and the text is cut to
  * `max` characters with `…`. Apply it to the whole message at the sink: the message's own
  * words are unchanged by it.
+ * @public
  */
 export function escapeMessage(text: string, max = Infinity): string {
   const cut = text.length > max ? `${text.slice(0, max)}…` : text;

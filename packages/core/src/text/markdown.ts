@@ -19,6 +19,7 @@ const BACKTICKS = /`+/g;
  * Everything in between is shown literally: no link, image, HTML or emphasis. Keep it out of
  * `**…**` and `*…*`: marked before version 12 can pair a `*` inside a wider span with them and
  * render the rest of the value as markdown.
+ * @internal
  */
 export function markdownCode(text: string): string {
   const value = escapeControl(text);
@@ -54,6 +55,7 @@ const PUNCTUATION = /[!-/:-@[-`{-~]/g;
  * returned as it is: a plain-text reader (LSP's related information is plain text) sees no
  * backslashes in an ordinary sentence such as `preset:npm allows what this rule allows.` As a
  * paragraph of its own, text indented four spaces is still an indented code block: inert too.
+ * @internal
  */
 export function markdownText(text: string): string {
   const value = escapeControl(text);

@@ -16,7 +16,10 @@ import { camelOf, COMMON_MEMBERS, JOB_MEMBERS, PROTOCOL_MEMBERS, TOP_MEMBERS, ty
 import { addHeaderMember, normaliseObservation, TraceError } from './normalise';
 import type { AnyObservation, Trace, TraceHeader } from './types';
 
-/** A network trace document as an object, members as on the wire (snake_case or camelCase). */
+/**
+ * A network trace document as an object, members as on the wire (snake_case or camelCase).
+ * @public
+ */
 export interface TraceDocument {
   observations: readonly unknown[];
   [member: string]: unknown;
@@ -71,6 +74,7 @@ export function isNormalisedTrace(value: Trace | TraceDocument): value is Trace 
  * Reads a trace document held as an object, with the text reader's checks (a member of the wrong
  * type or a missing required member is a `TraceError` naming the observation and member) and
  * normalisation. The caller's object is not changed, and the trace shares none of its arrays.
+ * @public
  */
 export function readTraceDocument(doc: unknown): Trace {
   if (!isPlainObject(doc)) throw new TraceError(`a trace document must be an object with an \`observations\` array, got ${doc === null ? 'null' : Array.isArray(doc) ? 'an array' : typeof doc}`);

@@ -4,10 +4,16 @@
  * Internally every member is camelCase.
  */
 
-/** How a member's value is checked: JSON type, plus `decimal` for a decimal-string counter (kept as a string, exact). */
+/**
+ * How a member's value is checked: JSON type, plus `decimal` for a decimal-string counter (kept as a string, exact).
+ * @internal
+ */
 export type MemberType = 'string' | 'decimal' | 'integer' | 'boolean' | 'strings';
 
-/** A member of the trace document: its snake_case wire name and how its value is checked. */
+/**
+ * A member of the trace document: its snake_case wire name and how its value is checked.
+ * @internal
+ */
 export type MemberSpec = readonly [snake: string, type: MemberType];
 
 /** The members every observation may carry, whatever its protocol. */
@@ -17,7 +23,10 @@ export const COMMON_MEMBERS: readonly MemberSpec[] = [
   ['sequence', 'integer'],
 ];
 
-/** The members of an observation of each known protocol (besides `COMMON_MEMBERS`). */
+/**
+ * The members of an observation of each known protocol (besides `COMMON_MEMBERS`).
+ * @internal
+ */
 export const PROTOCOL_MEMBERS: Readonly<Record<string, readonly MemberSpec[]>> = {
   http: [
     ['method', 'string'], ['url', 'string'], ['remote_ip', 'string'], ['status_code', 'integer'],
@@ -37,7 +46,10 @@ export const PROTOCOL_MEMBERS: Readonly<Record<string, readonly MemberSpec[]>> =
   ],
 };
 
-/** Members an observation of a protocol must carry for the model to evaluate it. */
+/**
+ * Members an observation of a protocol must carry for the model to evaluate it.
+ * @internal
+ */
 export const REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   http: ['url'],
   tcp: ['remote_port'],
@@ -47,14 +59,20 @@ export const REQUIRED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 /** The top-level members of a trace besides `job` and `observations`. */
 export const TOP_MEMBERS: readonly MemberSpec[] = [['schema_version', 'string']];
 
-/** The members of a trace's `job`. */
+/**
+ * The members of a trace's `job`.
+ * @internal
+ */
 export const JOB_MEMBERS: readonly MemberSpec[] = [
   ['provider', 'string'], ['repository', 'string'], ['job_id', 'decimal'], ['job_name', 'string'],
   ['run_id', 'decimal'], ['run_attempt', 'integer'], ['workflow', 'string'], ['branch', 'string'],
   ['commit', 'string'], ['status', 'string'],
 ];
 
-/** The camelCase spelling of a snake_case wire name (`remote_ip` -> `remoteIp`), which the reader accepts too. */
+/**
+ * The camelCase spelling of a snake_case wire name (`remote_ip` -> `remoteIp`), which the reader accepts too.
+ * @internal
+ */
 export function camelOf(snake: string): string {
   return snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }

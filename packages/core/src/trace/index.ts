@@ -1,6 +1,5 @@
 export * from './types';
-export * from './fields';
-export { TraceError, normaliseObservation, normaliseJob } from './normalise';
+export { TraceError, normaliseObservation } from './normalise';
 export { TraceReader, type TraceReaderOptions } from './scanner';
 export * from './reader';
-export { isNormalisedTrace, readTraceDocument, traceOf, type TraceDocument } from './document';
+export { readTraceDocument, type TraceDocument } from './document';

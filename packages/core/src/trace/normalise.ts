@@ -10,6 +10,7 @@ import { InputError } from '../validate/input-error';
 /**
  * A trace that cannot be read: says where (observation index, member) and what is wrong. An
  * `InputError` of the argument `trace`, so one `instanceof InputError` catches every input refused.
+ * @public
  */
 export class TraceError extends InputError {
   constructor(message: string, readonly observationIndex?: number, readonly member?: string) {
@@ -321,6 +322,7 @@ function unknownMembers(raw: Record<string, unknown>, protocol: string, seen: nu
  * once per observation, on traces of millions. `owned`: `raw` was parsed for this call alone and
  * nothing else holds it, so its arrays (host names, ALPN, answers) are taken over, not copied
  * (the trace reader; a caller's object keeps its own arrays).
+ * @public
  */
 export function normaliseObservation(raw: unknown, index: number, owned = false): AnyObservation {
   if (!isPlainObject(raw)) throw new TraceError(`observation ${index}: must be an object, got ${describe(raw)}`, index);

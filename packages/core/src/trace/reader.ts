@@ -2,10 +2,16 @@
 import { TraceReader, type TraceReaderOptions } from './scanner';
 import type { AnyObservation, Trace, TraceHeader } from './types';
 
-/** Text of a trace: a whole string, or chunks (strings or UTF-8 bytes), synchronous or asynchronous. */
+/**
+ * Text of a trace: a whole string, or chunks (strings or UTF-8 bytes), synchronous or asynchronous.
+ * @public
+ */
 export type TraceChunks = AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
 
-/** Reads a whole trace document held in a string. */
+/**
+ * Reads a whole trace document held in a string.
+ * @public
+ */
 export function parseTrace(text: string, options?: TraceReaderOptions): Trace {
   const reader = new TraceReader(options);
   const observations: AnyObservation[] = [];
@@ -18,6 +24,7 @@ export function parseTrace(text: string, options?: TraceReaderOptions): Trace {
 /**
  * Streams a trace: calls `onObservation` for each observation in order, holding only the
  * observation being read; returns the header (schema version, job) once the input ends.
+ * @public
  */
 export async function streamTrace(chunks: TraceChunks | string, onObservation: (o: AnyObservation) => void, options?: TraceReaderOptions): Promise<TraceHeader> {
   const reader = new TraceReader(options);
@@ -34,7 +41,10 @@ export async function streamTrace(chunks: TraceChunks | string, onObservation: (
   return reader.end(onObservation);
 }
 
-/** Async iteration over the observations of a chunk stream (one chunk's worth buffered at a time). */
+/**
+ * Async iteration over the observations of a chunk stream (one chunk's worth buffered at a time).
+ * @public
+ */
 export async function* readObservations(chunks: TraceChunks, options?: TraceReaderOptions): AsyncGenerator<AnyObservation, TraceHeader> {
   const reader = new TraceReader(options);
   const decoder = new TextDecoder('utf-8', { fatal: true });

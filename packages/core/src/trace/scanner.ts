@@ -19,7 +19,10 @@
 import { addHeaderMember, normaliseObservation, TraceError } from './normalise';
 import type { AnyObservation, TraceHeader } from './types';
 
-/** Limits of a `TraceReader`: past them the trace is an error rather than a reason to run out of memory. */
+/**
+ * Limits of a `TraceReader`: past them the trace is an error rather than a reason to run out of memory.
+ * @public
+ */
 export interface TraceReaderOptions {
   /** Deepest nesting allowed inside one value (default 64). */
   maxDepth?: number;
@@ -68,6 +71,7 @@ function depthOver(value: unknown, levels: number): boolean {
  * `end`. Observations are emitted as soon as they are complete, so memory does not grow with the
  * trace; errors are `TraceError`s naming the observation and member. `streamTrace` and
  * `readObservations` wrap it for chunk iterables.
+ * @public
  */
 export class TraceReader {
   /** Top-level members other than `observations`, complete once `end()` has returned. */

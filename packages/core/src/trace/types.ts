@@ -10,7 +10,10 @@ interface ObservationBase {
   extra?: Record<string, unknown>;
 }
 
-/** An HTTP request the job made (through the proxy), with the verdict recorded at the time (`denied`). */
+/**
+ * An HTTP request the job made (through the proxy), with the verdict recorded at the time (`denied`).
+ * @public
+ */
 export interface HttpObservation extends ObservationBase {
   protocol: 'http';
   method?: string;
@@ -24,7 +27,10 @@ export interface HttpObservation extends ObservationBase {
   matchedRule?: string;
 }
 
-/** A DNS query and its answers: the trace reader learns from them which names an address had (`ResolvedNames`). */
+/**
+ * A DNS query and its answers: the trace reader learns from them which names an address had (`ResolvedNames`).
+ * @public
+ */
 export interface DnsObservation extends ObservationBase {
   protocol: 'dns';
   resolverIp?: string;
@@ -36,6 +42,7 @@ export interface DnsObservation extends ObservationBase {
 /**
  * A TCP connection; with a `serverName` or a non-empty `alpn` it is a TLS connection, otherwise
  * plain TCP. `allowed` is the verdict recorded at the time; `hostnames`, the names the address had.
+ * @public
  */
 export interface TcpObservation extends ObservationBase {
   protocol: 'tcp';
@@ -53,7 +60,10 @@ export interface TcpObservation extends ObservationBase {
   serverName?: string;
 }
 
-/** A Git operation over SSH (`gitService` such as `git-upload-pack`) on `host`:`port`, with the verdict recorded at the time (`allowed`). */
+/**
+ * A Git operation over SSH (`gitService` such as `git-upload-pack`) on `host`:`port`, with the verdict recorded at the time (`allowed`).
+ * @public
+ */
 export interface SshGitObservation extends ObservationBase {
   protocol: 'ssh_git';
   allowed?: boolean;
@@ -72,17 +82,29 @@ export interface SshGitObservation extends ObservationBase {
   matchedRule?: string;
 }
 
-/** An observation of a protocol this version does not know: kept, never evaluated. */
+/**
+ * An observation of a protocol this version does not know: kept, never evaluated.
+ * @public
+ */
 export interface OtherObservation extends ObservationBase {
   protocol: string & {};
 }
 
-/** An observation of a protocol the evaluator knows (`isKnownObservation` tells them from the others). */
+/**
+ * An observation of a protocol the evaluator knows (`isKnownObservation` tells them from the others).
+ * @public
+ */
 export type Observation = HttpObservation | DnsObservation | TcpObservation | SshGitObservation;
-/** What the trace reader yields: a known observation, or one of a protocol this version does not know. */
+/**
+ * What the trace reader yields: a known observation, or one of a protocol this version does not know.
+ * @public
+ */
 export type AnyObservation = Observation | OtherObservation;
 
-/** The CI job a trace was recorded in (the trace's `job`); members the reader does not know are kept in `extra`. */
+/**
+ * The CI job a trace was recorded in (the trace's `job`); members the reader does not know are kept in `extra`.
+ * @public
+ */
 export interface TraceJob {
   provider?: string;
   repository?: string;
@@ -97,19 +119,28 @@ export interface TraceJob {
   extra?: Record<string, unknown>;
 }
 
-/** Everything in a trace document except the observations. */
+/**
+ * Everything in a trace document except the observations.
+ * @public
+ */
 export interface TraceHeader {
   schemaVersion?: string;
   job?: TraceJob;
   extra?: Record<string, unknown>;
 }
 
-/** A whole network trace (`parseTrace`): the header and every observation, in the trace's order. */
+/**
+ * A whole network trace (`parseTrace`): the header and every observation, in the trace's order.
+ * @public
+ */
 export interface Trace extends TraceHeader {
   observations: AnyObservation[];
 }
 
-/** Whether an observation is of a protocol the evaluator knows (http, dns, tcp, ssh_git). */
+/**
+ * Whether an observation is of a protocol the evaluator knows (http, dns, tcp, ssh_git).
+ * @public
+ */
 export function isKnownObservation(o: AnyObservation): o is Observation {
   return o.protocol === 'http' || o.protocol === 'dns' || o.protocol === 'tcp' || o.protocol === 'ssh_git';
 }

@@ -45,13 +45,19 @@ import { presetNameFindings, translateSchemaErrors, type SchemaFinding } from '.
 import { lintDiagnostic, schemaDiagnostic, validate, type ValidateOptions } from './validate';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
-/** `validate`'s options, and the size of the batches `validateChunked` reads. */
+/**
+ * `validate`'s options, and the size of the batches `validateChunked` reads.
+ * @public
+ */
 export interface ChunkedOptions extends ValidateOptions {
   /** Items per batch (default 256; a batch also ends after about 64 KiB of text: larger batches were promoted to the old generation). Tests force tiny batches. */
   batchItems?: number;
 }
 
-/** What `validateChunked` returns: `validate`'s verdict and diagnostics, without the parsed value (never held whole). */
+/**
+ * What `validateChunked` returns: `validate`'s verdict and diagnostics, without the parsed value (never held whole).
+ * @public
+ */
 export interface ChunkedResult {
   /** True when there is no error-severity diagnostic. */
   valid: boolean;
@@ -293,7 +299,10 @@ function itemErrors(errors: readonly ErrorObject[], key: ListKey, base: number):
   });
 }
 
-/** Diagnostics of `validate(text, options)`, computed batch by batch when the text allows it (see the top of this file). */
+/**
+ * Diagnostics of `validate(text, options)`, computed batch by batch when the text allows it (see the top of this file).
+ * @public
+ */
 export function validateChunked(text: string, options: ChunkedOptions = {}): ChunkedResult {
   let diagnostics: Diagnostic[];
   let batched = true;

@@ -1,7 +1,10 @@
 /** One line per diagnostic code: SARIF rule descriptions, docs index, hovers. */
 import type { DiagnosticCode } from './types';
 
-/** The title of each diagnostic code, one sentence: SARIF rule descriptions, the docs index, hovers. */
+/**
+ * The title of each diagnostic code, one sentence: SARIF rule descriptions, the docs index, hovers.
+ * @public
+ */
 export const CODE_TITLES: Record<DiagnosticCode, string> = {
   'json-syntax': 'The file is not valid JSON.',
   'comment-not-allowed': 'A comment in a strict .json policy file.',

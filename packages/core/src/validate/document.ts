@@ -16,6 +16,7 @@ import type { Diagnostic } from './types';
  * A policy file parsed once (`parsePolicyDocument`): the text, its value and syntax diagnostics,
  * and, built on first use, jsonc-parser's tree and the line index. Validation, fixes and every
  * editor feature take it, so an editor parses each version of a file once.
+ * @public
  */
 export interface PolicyDocument {
   /** The text as given (offsets of every diagnostic and node refer to it). */
@@ -35,7 +36,10 @@ export interface PolicyDocument {
   readonly lineIndex: LineIndex;
 }
 
-/** How `parsePolicyDocument` reads a text: strict JSON or JSONC, and a line index to reuse. */
+/**
+ * How `parsePolicyDocument` reads a text: strict JSON or JSONC, and a line index to reuse.
+ * @public
+ */
 export interface ParseOptions {
   /** Decides strict JSON (the default) or JSONC (`.jsonc`). */
   fileName?: string;
@@ -86,7 +90,10 @@ export function parsedText(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
 }
 
-/** Parses a policy file once: value, syntax diagnostics, and (lazily) the tree and line index. */
+/**
+ * Parses a policy file once: value, syntax diagnostics, and (lazily) the tree and line index.
+ * @public
+ */
 export function parsePolicyDocument(text: string, options: ParseOptions = {}): PolicyDocument {
   expectString(text, 'parsePolicyDocument', 'text');
   const source = parsedText(text);
@@ -105,6 +112,7 @@ export function parsePolicyDocument(text: string, options: ParseOptions = {}): P
  * `parsePolicyDocument(text, options)`. When the edit lies inside one rule of a plain JSON policy,
  * only that rule is parsed and the new value shares every other rule with the previous one (a
  * keystroke in a 10,000-rule policy parses one rule); otherwise the whole text is parsed.
+ * @public
  */
 export function reparsePolicyDocument(previous: PolicyDocument, text: string, edit: TextChange, options: ParseOptions = {}): PolicyDocument {
   expectString(text, 'reparsePolicyDocument', 'text');
@@ -129,7 +137,10 @@ function validEdit(before: string, after: string, edit: TextChange): boolean {
   return Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(newEnd) && 0 < start && start <= end && end <= before.length && start <= newEnd && after.length - newEnd === before.length - end;
 }
 
-/** What `nodeAt` finds at an offset: the node, its pointer and path, and whether the offset is on a key. */
+/**
+ * What `nodeAt` finds at an offset: the node, its pointer and path, and whether the offset is on a key.
+ * @internal
+ */
 export interface NodeAtOffset {
   /** RFC 6901 pointer of the value or member at the offset. */
   pointer: string;
@@ -144,6 +155,7 @@ export interface NodeAtOffset {
  * What sits at `offset`: the innermost node whose range holds it (its right end included, so a
  * cursor just after a value still finds it). Works in unfinished documents (jsonc-parser's tree
  * is error-tolerant); undefined for an empty document or an offset outside the root value.
+ * @internal
  */
 export function nodeAt(doc: PolicyDocument, offset: number): NodeAtOffset | undefined {
   const root = doc.root;

@@ -1,14 +1,10 @@
-export * from './types';
-export * from './validate';
+export { fixesOf, docsUrl, SCHEMA_CODES, LINT_CODES, SEVERITY_SETTINGS } from './types';
+export type {
+  SchemaCode, LintCode, DiagnosticCode, Severity, RangeTarget, Diagnostic, RelatedInformation, DiagnosticTag, FixData, DiagnosticData, SeveritySetting, SeverityOptions,
+} from './types';
+export { validate, validateDocument, type ValidateOptions, type ValidPolicyResult, type InvalidPolicyResult, type ValidateResult } from './validate';
 export { InputError } from './input-error';
-export * from './document';
-/** How deep containers may nest before a document is refused (json-syntax), and before the editor stops formatting it. */
-export { MAX_DEPTH } from './parse';
+export { parsePolicyDocument, reparsePolicyDocument, type PolicyDocument, type ParseOptions, type TextChange } from './document';
 export { validateChunked, type ChunkedOptions, type ChunkedResult } from './chunked';
-export { schemaAt, type SchemaFragment } from './schema-at';
 export * from './positions';
 export * from './codes';
-export { toPointer, parsePointer, valueAt, escapeSegment } from './pointer';
-export { canonicalJson } from '../json/canonical';
-export { Locator } from './locate';
-export { closeMatches, nearestFirst } from './suggest-names';

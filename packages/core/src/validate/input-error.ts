@@ -8,6 +8,7 @@
 /**
  * An argument a function of core cannot use: `argument` names it (`text`, `policy`, `trace`, ...);
  * for a policy that is not valid, `code` and `pointer` are those of its first schema diagnostic.
+ * @public
  */
 export class InputError extends Error {
   /** The parameter that was refused, e.g. `policy`. */

@@ -7,6 +7,7 @@ import type { RangeTarget } from './types';
  * Finds the text range of a JSON Pointer on a document's jsonc-parser tree, one pointer at a time.
  * `validateDocument` places its findings in one scan with `locateMany` instead; this is for a few
  * lookups, and the reference that scan is tested against.
+ * @internal
  */
 export class Locator {
   /** `root` is read on the first lookup only (a document's tree is built lazily). */

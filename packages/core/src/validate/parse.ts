@@ -7,6 +7,10 @@ import { visit, printParseErrorCode, type ParseErrorCode } from 'jsonc-parser';
 import type { Diagnostic } from './types';
 import { toPointer } from './pointer';
 
+/**
+ * How deep containers may nest before a document is refused (json-syntax), and before the editor stops formatting it.
+ * @internal
+ */
 export const MAX_DEPTH = 128;
 
 export interface ParsedDocument {

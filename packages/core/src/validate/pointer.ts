@@ -5,7 +5,10 @@ export function escapeSegment(segment: string | number): string {
   return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** The pointer of a path of keys and indexes (`['sources', 2]` -> `/sources/2`); `[]` is `''`, the document. */
+/**
+ * The pointer of a path of keys and indexes (`['sources', 2]` -> `/sources/2`); `[]` is `''`, the document.
+ * @internal
+ */
 export function toPointer(segments: ReadonlyArray<string | number>): string {
   let out = '';
   for (const s of segments) out += '/' + escapeSegment(s);
@@ -18,7 +21,10 @@ export function parsePointer(pointer: string): string[] {
   return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** The value a pointer names in `root`, or undefined. Own properties only. */
+/**
+ * The value a pointer names in `root`, or undefined. Own properties only.
+ * @internal
+ */
 export function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
   for (const segment of parsePointer(pointer)) {

@@ -1,11 +1,20 @@
 /** The one place that turns offsets into LSP-style positions (zero-based line, UTF-16 character). */
 
-/** A place in a text as LSP has it: zero-based line and UTF-16 character. */
+/**
+ * A place in a text as LSP has it: zero-based line and UTF-16 character.
+ * @public
+ */
 export interface Position { line: number; character: number }
-/** A span of a text between two positions (end exclusive), as LSP has it. */
+/**
+ * A span of a text between two positions (end exclusive), as LSP has it.
+ * @public
+ */
 export interface Range { start: Position; end: Position }
 
-/** Offsets to positions and back for one text (diagnostics carry offsets; editors and reporters want lines). */
+/**
+ * Offsets to positions and back for one text (diagnostics carry offsets; editors and reporters want lines).
+ * @public
+ */
 export class LineIndex {
   private lineStarts: Int32Array | undefined;
   /** Cheap to create: line starts are found on the first lookup (a clean file needs none). */

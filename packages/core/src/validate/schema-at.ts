@@ -6,7 +6,10 @@ import { policySchema } from '../generated/data';
 import type { PresetCatalog } from '../presets/catalog';
 import { parsePointer } from './pointer';
 
-/** A part of the policy JSON Schema, as plain JSON. */
+/**
+ * A part of the policy JSON Schema, as plain JSON.
+ * @internal
+ */
 export type SchemaFragment = Record<string, any>;
 
 /** The subschema at `pointer` (references followed) and the name of the last `$defs` entry reached. */
@@ -42,6 +45,7 @@ export function schemaLookupPath(path: ReadonlyArray<string | number>): { def?: 
  * The JSON Schema fragment that governs the value at `pointer` (`$ref`s followed), or undefined
  * where the schema allows nothing. With a catalog, a preset name's fragment lists the names that
  * catalog defines as its `enum` (the schema itself leaves names to the catalog in force).
+ * @internal
  */
 export function schemaAt(pointer: string, catalog?: PresetCatalog): SchemaFragment | undefined {
   const { def, schema } = schemaLookup(pointer);

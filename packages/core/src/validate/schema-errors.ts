@@ -10,7 +10,8 @@
  * breaks a format (formats/, pattern-problems.ts).
  */
 import type { ErrorObject } from 'ajv';
-import { ipOrPrefixProblem, isIpOrPrefix, repositoryPatternProblem } from '../formats/index';
+import { ipOrPrefixProblem, isIpOrPrefix } from '../formats/ip';
+import { repositoryPatternProblem } from '../formats/repository-pattern';
 import type { PresetCatalog } from '../presets/catalog';
 import type { DiagnosticCode, DiagnosticData, FixData, RangeTarget } from './types';
 import { schemaLookup, schemaLookupPath, type SchemaFragment } from './schema-at';

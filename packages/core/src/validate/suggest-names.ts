@@ -31,7 +31,10 @@ export function nearestFirst(name: string, allowed: readonly string[]): string[]
     .map((x) => x.candidate);
 }
 
-/** The close candidates (what a typo could have meant), nearest first. */
+/**
+ * The close candidates (what a typo could have meant), nearest first.
+ * @internal
+ */
 export function closeMatches(name: string, allowed: readonly string[]): string[] {
   const limit = Math.max(1, Math.floor(Math.min(name.length, MAX_COMPARED) / 3));
   return nearestFirst(name, allowed).filter((c) => editDistance(name, c) <= limit || c.toLowerCase() === name.toLowerCase());

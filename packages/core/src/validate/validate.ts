@@ -16,7 +16,10 @@ import { expectOptions, expectString } from './input-error';
 import { noteSchemaChecked } from './policy-check';
 import type { Diagnostic, LintCode, SeverityOptions } from './types';
 
-/** How `validate` and `validateDocument` read a policy: JSON or JSONC, the preset catalog, lint and its severities. */
+/**
+ * How `validate` and `validateDocument` read a policy: JSON or JSONC, the preset catalog, lint and its severities.
+ * @public
+ */
 export interface ValidateOptions {
   /** Decides strict JSON (`.json`, the default) or JSONC (`.jsonc`). Used by `validate` only. */
   fileName?: string;
@@ -33,6 +36,7 @@ export interface ValidateOptions {
 /**
  * What `validate` returns when the text is a valid policy (no error-severity diagnostic):
  * `value` is the `Policy`. Narrow on `valid`: `if (result.valid) explainTrace(result.value, ...)`.
+ * @public
  */
 export interface ValidPolicyResult {
   /** The parsed policy: it meets the schema, names only presets of the catalog, and no lint finding is an error. */
@@ -43,7 +47,10 @@ export interface ValidPolicyResult {
   diagnostics: Diagnostic[];
 }
 
-/** What `validate` returns when the text is not a valid policy: the value as parsed, and at least one error diagnostic. */
+/**
+ * What `validate` returns when the text is not a valid policy: the value as parsed, and at least one error diagnostic.
+ * @public
+ */
 export interface InvalidPolicyResult {
   /** The parsed document, whatever it is (undefined when the text is not JSON). */
   value: unknown;
@@ -56,10 +63,14 @@ export interface InvalidPolicyResult {
 /**
  * What `validate` returns: the parsed value, whether it is a valid policy, and every diagnostic.
  * A discriminated union on `valid`: when it is true, `value` is typed `Policy`.
+ * @public
  */
 export type ValidateResult = ValidPolicyResult | InvalidPolicyResult;
 
-/** Every diagnostic of a parsed document, sorted by offset then code. */
+/**
+ * Every diagnostic of a parsed document, sorted by offset then code.
+ * @public
+ */
 export function validateDocument(doc: PolicyDocument, options: ValidateOptions = {}): Diagnostic[] {
   const diagnostics: Diagnostic[] = doc.syntaxDiagnostics.slice();
   if (doc.syntaxFailed) return sortDiagnostics(diagnostics);
@@ -122,6 +133,7 @@ export function lintDiagnostic(f: LintFinding, severity: SeverityOptions): Diagn
  * Parses and validates a policy's text: strict JSON, or JSONC (comments and trailing commas) for a
  * `fileName` ending in `.jsonc` or with `jsonc: true`. Synchronous. A `text` that is not a string
  * is an `InputError` (to check an object, pass `JSON.stringify(value)`).
+ * @public
  */
 export function validate(text: string, options: ValidateOptions = {}): ValidateResult {
   expectString(text, 'validate', 'text', ' (the policy file\'s text; for an object, pass JSON.stringify(value))');

@@ -6,7 +6,8 @@
  * file), a default that changed (warning), and each lint finding the change adds (its own level).
  * Loaded only with these formats.
  */
-import { LineIndex, Locator, parsePolicyDocument, type Policy } from '@netpolicy/core';
+import { LineIndex, parsePolicyDocument, type Policy } from '@netpolicy/core';
+import { Locator } from '@netpolicy/core/internal';
 import { levelOf, plural, type CiFinding, type CiRange } from '../../ci-formats/finding';
 import { gitlabReport } from '../../ci-formats/gitlab';
 import { junitXml, LINES_PER_CASE, type JUnitCase } from '../../ci-formats/junit';

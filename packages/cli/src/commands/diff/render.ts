@@ -4,7 +4,8 @@
  * (`MARKDOWN_LIMIT` characters, under GitHub's 65,536 for a comment), each section collapsed
  * under `<details>` (the newly denied accesses open), outside text escaped (ci-formats/summary).
  */
-import { valueAt, type Decision, type Policy, type RuleChange, type RuleDiff, type Severity, type VerdictChange } from '@netpolicy/core';
+import { type Decision, type Policy, type RuleChange, type RuleDiff, type Severity, type VerdictChange } from '@netpolicy/core';
+import { valueAt } from '@netpolicy/core/internal';
 import { plural } from '../../ci-formats/finding';
 import { mdCode, mdText } from '../../ci-formats/summary';
 import { clipped as e } from '../../escape';

@@ -5,7 +5,8 @@
  * `check --strict` when the policy did before. Prints the diff; writes atomically, and only over
  * the file as read (io.ts `writeBack`).
  */
-import { appendEdit, applyEdits, applyFixes, denialFixEdits, parsePolicyDocument, validate, type Diagnostic, type DiagnosticCode, type Fix, type PolicyDocument, type PresetCatalog, type TextEdit } from '@netpolicy/core';
+import { applyEdits, applyFixes, denialFixEdits, parsePolicyDocument, validate, type Diagnostic, type DiagnosticCode, type Fix, type PolicyDocument, type PresetCatalog, type TextEdit } from '@netpolicy/core';
+import { appendEdit } from '@netpolicy/core/internal';
 import { readForWriteBack, writeBack, type Io } from '../../io';
 import { unifiedDiff } from '../../report-output';
 

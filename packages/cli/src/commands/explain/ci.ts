@@ -6,7 +6,8 @@
  * on the policy's line of its nearest rule (`major` when the job performed the access: this policy
  * would break it; `minor` otherwise). Loaded only with those formats.
  */
-import { LineIndex, Locator, parsePolicyDocument, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
+import { LineIndex, parsePolicyDocument, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
+import { Locator } from '@netpolicy/core/internal';
 import type { CiFinding } from '../../ci-formats/finding';
 import { appendStepSummary, githubReport } from '../../ci-output';
 import { gitlabReport } from '../../ci-formats/gitlab';

@@ -2,7 +2,8 @@
  * `explain --sbom FILE`: each result's SBOM components (core's attribution, docs/attribution.md)
  * in the JSON, text and Markdown reports, and the denials counted per component.
  */
-import { clipped, type ComponentMatch, type ExplainResult, type SbomIndex } from '@netpolicy/core';
+import { type ComponentMatch, type ExplainResult, type SbomIndex } from '@netpolicy/core';
+import { clipped } from '@netpolicy/core/internal';
 
 /** contracts.md names core's `name-only` match `name` in explain's JSON. */
 const jsonMatch = (m: ComponentMatch['match']): string => (m === 'name-only' ? 'name' : m);

@@ -6,7 +6,8 @@
  * reported on its artifact, never fatal.
  */
 import { ApiError, NetpolicyError, PROBLEM_TYPES, type ArtifactKind, type DigestAlgorithm, type NetpolicyClient } from '@netpolicy/client';
-import { clipped, provenanceCounts, provenanceEntry, ResultProvenanceIndex, type ArtifactLookup, type ResultProvenance, type ProvenanceCounts, type ExplainResult, type ProvenanceEntry, type PullCollector, type PulledArtifact } from '@netpolicy/core';
+import { provenanceCounts, provenanceEntry, ResultProvenanceIndex, type ArtifactLookup, type ResultProvenance, type ProvenanceCounts, type ExplainResult, type ProvenanceEntry, type PullCollector, type PulledArtifact } from '@netpolicy/core';
+import { clipped } from '@netpolicy/core/internal';
 import { paint } from '../../io';
 
 export const DEFAULT_PROVENANCE_LIMIT = 50;

@@ -1,5 +1,6 @@
 /** Rendering an explain report for people: terminal text (colour on a TTY only) and Markdown. */
-import { BoundedCache, describeRule, verdictSentence, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
+import { describeRule, verdictSentence, type ExplainReport, type ExplainResult, type Policy } from '@netpolicy/core';
+import { BoundedCache } from '@netpolicy/core/internal';
 import { paint } from '../../io';
 import { clipped } from '../../escape';
 import { componentsJson, type Attribution } from './components';

@@ -2,7 +2,8 @@
  * `netpolicy test --format github|gitlab|junit`: policy test results through the CI formatters
  * (ci-formats/). Loaded only when one of these formats is asked for.
  */
-import { LineIndex, Locator, parsePolicyDocument, type PolicyTestResult } from '@netpolicy/core';
+import { LineIndex, parsePolicyDocument, type PolicyTestResult } from '@netpolicy/core';
+import { Locator } from '@netpolicy/core/internal';
 import { plural, type CiFinding } from '../../ci-formats/finding';
 import { toGitlab } from '../../ci-formats/gitlab';
 import { junitXml, type JUnitSuite } from '../../ci-formats/junit';
