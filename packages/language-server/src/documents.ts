@@ -7,10 +7,11 @@
  */
 import { LineIndex, parsePolicyDocument, parseProjectConfig, reparsePolicyDocument, type Diagnostic, type PolicyDocument, type Position } from '@netpolicy/core';
 import { policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
-import { TextDocuments, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
+import { ErrorCodes, ResponseError, TextDocuments, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServerHost } from './host';
 import { TextChanges } from './text-changes';
+import { PolicyTestFiles } from './policy-tests';
 import { quietly, type Session } from './session';
 import { TRACE_DEBOUNCE_MS, evaluable, type TraceEvaluator } from './trace-evaluation';
 import type { Workspace } from './workspace';
@@ -57,6 +58,8 @@ export class Documents {
   private readonly entries = new Map<string, Entry>();
   /** Documents whose last publish had diagnostics (a document that stops being a policy file gets them cleared). */
   private readonly publishedNonEmpty = new Set<string>();
+  /** The open policy test files' evaluations (policy-tests.ts). */
+  readonly tests: PolicyTestFiles;
 
   constructor(
     private readonly connection: Connection,
@@ -64,7 +67,9 @@ export class Documents {
     private readonly session: Session,
     private readonly workspace: Workspace,
     private readonly traces: TraceEvaluator,
-  ) {}
+  ) {
+    this.tests = new PolicyTestFiles(host, session, workspace, () => this.texts.all());
+  }
 
   /** Follows the client's documents: each opened or changed one is validated (at once, or after a burst of edits). */
   listen(): void {
@@ -145,7 +150,10 @@ export class Documents {
         quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
         return;
       }
+      if (this.tests.isTestUri(uri)) return this.publishTests(td);
       const doc = this.parsed(uri);
+      // The test files that test this policy run again.
+      if (doc) this.policyFilesChanged([this.host.uriToPath(uri) ?? uri]);
       if (!doc) {
         // Not (or no longer) a policy file: nothing, or clear what an earlier publish left.
         if (this.publishedNonEmpty.delete(uri)) quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] }));
@@ -168,6 +176,32 @@ export class Documents {
       else this.publishedNonEmpty.delete(uri);
       if (following && e.usageVersion !== td.version) this.scheduleTraces(uri);
     });
+  }
+
+  /** A test file's diagnostics once its tests ran (policy-tests.ts); dropped when a newer version or a close came first. */
+  private publishTests(td: TextDocument): void {
+    const { uri, version } = td;
+    this.tests.evaluate(td).then((diagnostics) => {
+      if (!diagnostics || this.session.shutDown || this.texts.get(uri)?.version !== version) return;
+      quietly(this.connection.sendDiagnostics({ uri, version, diagnostics }));
+      if (diagnostics.length > 0) this.publishedNonEmpty.add(uri);
+      else this.publishedNonEmpty.delete(uri);
+      this.session.refreshLenses();
+    }, (err) => this.session.log(`policy tests of ${uri}: ${err instanceof Error ? err.message : String(err)}`, true));
+  }
+
+  /** `netpolicy.server.runPolicyTests` (a test file's lens): its tests run again now. */
+  runTests(uri: unknown): null {
+    if (typeof uri !== 'string' || !this.texts.get(uri) || !this.tests.isTestUri(uri)) throw new ResponseError(ErrorCodes.InvalidParams, 'expected the URI of an open policy test file');
+    this.schedule(uri, 0);
+    return null;
+  }
+
+  /** Policy files changed (paths: edited, or changed on disk): the open test files bound to them, or beside them, run again. */
+  policyFilesChanged(paths: readonly string[]): void {
+    if (!this.session.settingsReady) return;
+    const uris = new Set(paths.flatMap((p) => this.tests.boundTo(p)));
+    for (const uri of uris) this.schedule(uri, 0);
   }
 
   schedule(uri: string, delay = DEBOUNCE_MS): void {
@@ -233,6 +267,7 @@ export class Documents {
 
   private closed(uri: string): void {
     this.changes.forget(uri);
+    this.tests.forget(uri);
     const entry = this.entries.get(uri);
     if (entry) {
       if (entry.timer) clearTimeout(entry.timer);

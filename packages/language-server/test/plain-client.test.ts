@@ -76,7 +76,7 @@ describe('capability negotiation', () => {
   it('code actions become commands for a client without CodeAction literals; executing one applies the fix through workspace/applyEdit', async () => {
     const d = dir();
     const c = await client({ rootUri: fileUri(d), capabilities: { workspace: { applyEdit: true } } });
-    expect(c.initializeResult.capabilities.executeCommandProvider.commands).toEqual(['netpolicy.server.applyEdit']);
+    expect(c.initializeResult.capabilities.executeCommandProvider.commands).toEqual(['netpolicy.server.runPolicyTests', 'netpolicy.server.applyEdit']);
     const uri = fileUri(join(d, 'a.netpolicy.json'));
     await c.open(uri, '{"presets": ["pypy"]}', 1);
     const [diagnostic] = (await c.diagnostics(uri, 1)).diagnostics;
@@ -97,10 +97,10 @@ describe('capability negotiation', () => {
     expect(c.serverRequests.filter((r) => r.method === 'workspace/applyEdit')).toHaveLength(1);
   });
 
-  it('a client with CodeAction literals gets literals and no executeCommandProvider', async () => {
+  it('a client with CodeAction literals gets literals and no command to apply them (only the test files\' lens command)', async () => {
     const d = dir();
     const c = await client({ rootUri: fileUri(d), capabilities: { textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } } } } });
-    expect(c.initializeResult.capabilities.executeCommandProvider).toBeUndefined();
+    expect(c.initializeResult.capabilities.executeCommandProvider.commands).toEqual(['netpolicy.server.runPolicyTests']);
     const uri = fileUri(join(d, 'a.netpolicy.json'));
     await c.open(uri, '{"presets": ["pypy"]}', 1);
     const [diagnostic] = (await c.diagnostics(uri, 1)).diagnostics;

@@ -23,3 +23,7 @@ export { presetOccurrences, testRuleOccurrences, presetRenameEdits, presetNamePr
 export { documentHighlights, MAX_HIGHLIGHTS } from './highlight';
 export { getInlayHints, addressCount, MAX_INLAY_HINTS, type InlayHintOptions } from './inlay-hints';
 export { serviceOfPort } from './well-known-ports';
+export {
+  POLICY_TEST_CODE, POLICY_TEST_BINDING_CODE, policyTestFileProblems, policyTestLensTitle, policyTestFailureDiagnostics, policyTestBindingDiagnostic, policyTestDiagnostics,
+  policyTestCodeLenses, policyTestCodeActions, type PolicyTestFailure,
+} from './policy-tests';

@@ -35,6 +35,8 @@ export function register(connection: Connection, { host, session, workspace, doc
     if (!requests.acceptNotification('workspace/didChangeWatchedFiles', params)) return;
     check.filesChanged(params.changes);
     const paths = params.changes.map((c) => host.uriToPath(c.uri)).filter((p): p is string => p !== undefined);
+    // Policy files changed on disk: the open test files that test them run again.
+    documents.policyFilesChanged(paths);
     switch (workspace.filesChanged(paths)) {
       case 'project file':
         await workspace.loadProjectConfig();

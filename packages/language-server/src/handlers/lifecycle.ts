@@ -10,6 +10,7 @@ import { CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFil
 import { PROJECT_CONFIG_FILE } from '@netpolicy/core';
 import type { Parts } from './parts';
 import { APPLY_EDIT_COMMAND } from './code-actions';
+import { RUN_POLICY_TESTS_COMMAND } from '../policy-tests';
 import { followFolders } from './configuration';
 
 
@@ -38,8 +39,8 @@ export function register(connection: Connection, parts: Parts): void {
         completionProvider: { triggerCharacters: ['"', ':', '['] },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-        // Code actions as commands for a client that cannot take CodeAction literals.
-        ...(client.codeActionLiterals ? {} : { executeCommandProvider: { commands: [APPLY_EDIT_COMMAND] } }),
+        // A test file's lenses run its tests again; code actions as commands for a client that cannot take CodeAction literals.
+        executeCommandProvider: { commands: [RUN_POLICY_TESTS_COMMAND, ...(client.codeActionLiterals ? [] : [APPLY_EDIT_COMMAND])] },
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         selectionRangeProvider: true,
