@@ -9,22 +9,36 @@ import { CodeActionKind, DiagnosticSeverity, type CodeAction, type CodeLens, typ
 import { SOURCE, toLspDiagnostic } from './diagnostics';
 import { intersects, pointerRange } from './ranges';
 
-/** The code of a failing test's diagnostic (as `netpolicy test --format github|gitlab` reports it). */
+/**
+ * The code of a failing test's diagnostic (as `netpolicy test --format github|gitlab` reports it).
+ * @public
+ */
 export const POLICY_TEST_CODE = 'policy-test';
-/** The code of "this test file's policy cannot be told or read". */
+/**
+ * The code of "this test file's policy cannot be told or read".
+ * @public
+ */
 export const POLICY_TEST_BINDING_CODE = 'policy-test-binding';
 
-/** What a failing test's diagnostic carries for its quick fix. */
+/**
+ * What a failing test's diagnostic carries for its quick fix.
+ * @public
+ */
 export interface PolicyTestFailure {
+  /** The test's index in `tests`. */
   index: number;
-  /** What the policy decided: the verdict and the deciding rule. */
+  /** What the policy decided. */
   verdict: 'allow' | 'deny';
+  /** The rule that decided it (`/sources/N`, `/connections/N`, `preset:NAME`, `default`). */
   rule: string;
   /** The test named a rule (`rule` member): its fix names the deciding one. */
   withRule: boolean;
 }
 
-/** The syntax and schema problems of a test file (core's, placed at key or value). */
+/**
+ * The syntax and schema problems of a test file (core's, placed at key or value).
+ * @public
+ */
 export function policyTestFileProblems(doc: PolicyDocument): Diagnostic[] {
   return policyTestFileDiagnostics(doc);
 }
@@ -32,7 +46,10 @@ export function policyTestFileProblems(doc: PolicyDocument): Diagnostic[] {
 const shown = (rule: string | undefined): string => escapeControl(escapeIcons(rule ?? 'default'));
 const decided = (r: PolicyTestResult): string => `${r.actual.verdict === 'allow' ? 'allowed' : 'denied'} by ${shown(r.actual.rule)}`;
 
-/** A test's lens title: `✓ allow via /sources/0`, `✗ expected allow, denied by default`. */
+/**
+ * A test's lens title: `✓ allow via /sources/0`, `✗ expected allow, denied by default`.
+ * @public
+ */
 export function policyTestLensTitle(r: PolicyTestResult): string {
   if (r.passed) return `✓ ${r.actual.verdict} via ${shown(r.actual.rule)}`;
   return `✗ expected ${r.expect}${r.expectRule ? ` by ${shown(r.expectRule)}` : ''}, ${decided(r)}${r.actual.certain ? '' : ' (uncertain: an opaque preset is enabled)'}`;
@@ -41,6 +58,7 @@ export function policyTestLensTitle(r: PolicyTestResult): string {
 /**
  * An error on each failing test: on its `rule` when only the rule differs, else on its `expect`,
  * saying what was expected, what the policy decided and by which rule (`netpolicy test`'s message).
+ * @public
  */
 export function policyTestFailureDiagnostics(doc: PolicyDocument, results: readonly PolicyTestResult[]): LspDiagnostic[] {
   const out: LspDiagnostic[] = [];
@@ -55,13 +73,19 @@ export function policyTestFailureDiagnostics(doc: PolicyDocument, results: reado
   return out;
 }
 
-/** The one error of a test file whose policy cannot be told or read: on its `policy` member, else at the file's start. */
+/**
+ * The one error of a test file whose policy cannot be told or read: on its `policy` member, else at the file's start.
+ * @public
+ */
 export function policyTestBindingDiagnostic(doc: PolicyDocument, message: string): LspDiagnostic {
   const range = pointerRange(doc, '/policy') ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
   return { range, severity: DiagnosticSeverity.Error, code: POLICY_TEST_BINDING_CODE, source: SOURCE, message };
 }
 
-/** Every diagnostic of a test file: its schema problems, then its failing tests (or why none were run). */
+/**
+ * Every diagnostic of a test file: its schema problems, then its failing tests (or why none were run).
+ * @public
+ */
 export function policyTestDiagnostics(doc: PolicyDocument, uri: string, outcome: { results?: readonly PolicyTestResult[]; problem?: string }): LspDiagnostic[] {
   const out = policyTestFileProblems(doc).map((d) => toLspDiagnostic(doc, uri, d));
   if (outcome.problem) out.push(policyTestBindingDiagnostic(doc, outcome.problem));
@@ -72,6 +96,7 @@ export function policyTestDiagnostics(doc: PolicyDocument, uri: string, outcome:
 /**
  * A lens on each test with its outcome, and "Run all N tests" on `tests`; each runs `command`
  * with the test file's URI (the server evaluates the tests again).
+ * @public
  */
 export function policyTestCodeLenses(doc: PolicyDocument, uri: string, results: readonly PolicyTestResult[], command: string): CodeLens[] {
   const out: CodeLens[] = [];
@@ -98,6 +123,7 @@ function isFailure(data: unknown): data is PolicyTestFailure {
 /**
  * The quick fix of a failing test: expect what the policy decides (its verdict, and its deciding
  * rule when the test names one). From the current results, so a fix never applies to a stale run.
+ * @public
  */
 export function policyTestCodeActions(doc: PolicyDocument, uri: string, range: Range, results: readonly PolicyTestResult[]): CodeAction[] {
   const out: CodeAction[] = [];
