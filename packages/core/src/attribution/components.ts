@@ -6,6 +6,7 @@
  * is skipped or read without the part that failed. Nothing here throws.
  */
 import { PackageURL } from 'packageurl-js';
+import { fastPurl, type FastPurl } from './fast-purl';
 import { parseUrl, type ParsedUrl } from '../eval/url';
 import { mavenBaseOf } from './maven';
 import { normaliseName, normaliseRef, normaliseVersion, ociHost, ociRepositoryPath } from './names';
@@ -98,7 +99,7 @@ export function parsedUrlKey(u: ParsedUrl): string | undefined {
   return `${u.scheme}://${u.host}:${u.port}${path}`;
 }
 
-function qualifier(p: PackageURL, key: string): string | undefined {
+function qualifier(p: { qualifiers?: unknown }, key: string): string | undefined {
   const q = p.qualifiers as Record<string, unknown> | undefined;
   if (!q || !Object.prototype.hasOwnProperty.call(q, key)) return undefined;
   const v = q[key];
@@ -108,11 +109,14 @@ function qualifier(p: PackageURL, key: string): string | undefined {
 /** The purl read into keys; undefined when it does not parse or names no recognised ecosystem. */
 export function purlKeys(purl: string): { keys?: PurlKeys; downloadUrl?: string; vcsUrl?: string; repositoryUrl?: string } | undefined {
   if (purl.length > MAX_PURL) return undefined;
-  let p: PackageURL;
-  try {
-    p = PackageURL.fromString(purl);
-  } catch {
-    return undefined;
+  // The common spellings without packageurl-js (fast-purl.ts: held to it by a property test).
+  let p: FastPurl | PackageURL | undefined = fastPurl(purl);
+  if (p === undefined) {
+    try {
+      p = PackageURL.fromString(purl);
+    } catch {
+      return undefined;
+    }
   }
   if (typeof p.name !== 'string' || p.name.length === 0) return undefined;
   const out: { keys?: PurlKeys; downloadUrl?: string; vcsUrl?: string; repositoryUrl?: string } = {
