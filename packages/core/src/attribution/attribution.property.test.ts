@@ -240,18 +240,12 @@ describe('attribution properties', () => {
     fc.assert(fc.property(fc.array(anyPackage, { minLength: 1, maxLength: 8 }), fc.array(style, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat()), { minLength: 1, maxLength: 10 }), (list, styles, picks) => {
       const sbom = sbomOf(list, styles);
       const index = indexSbom(sbom);
-      const accesses = picks.map(([i, j, how]) => {
+      for (const [i, j, how] of picks) {
         const g = list[i % list.length];
         const form = g.forms[j % g.forms.length];
         const url = how % 7 === 6 ? artifactUrl(i % list.length) : form.url;
-        return url !== undefined ? { kind: 'http' as const, method: 'GET', url: mutate(url, how) } : accessOf(form);
-      });
-      for (const access of accesses) expect(index.attribute(access)).toEqual(attributeNaive(sbom, access));
-      // Again, in reverse: a request's answer by its URL (the memo) is the full scan's still, and
-      // another method or remote address of the same URL is answered alike.
-      for (const access of accesses.reverse()) {
+        const access = url !== undefined ? { kind: 'http' as const, method: 'GET', url: mutate(url, how) } : accessOf(form);
         expect(index.attribute(access)).toEqual(attributeNaive(sbom, access));
-        if (access.kind === 'http') expect(index.attribute({ ...access, method: 'HEAD', remoteIp: '192.0.2.1' })).toEqual(attributeNaive(sbom, { ...access, method: 'HEAD', remoteIp: '192.0.2.1' }));
       }
     }), { numRuns: 400 });
   });

@@ -27,8 +27,7 @@ export interface SbomIndex {
   /**
    * The components an access fetched, strongest match first; empty when unattributed.
    * `remoteUrl`: an SSH git command's original remote URL (the trace's `remote_url`), when known.
-   * The array, and its entries, may be shared (the empty one; the answer to an earlier request of
-   * the same URL): do not change them.
+   * The array is shared when empty: do not change it.
    */
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[];
 }
@@ -119,12 +118,6 @@ function identity(c: SbomComponent): string {
   for (const r of c.vcsRefs) id += part(r);
   return id;
 }
-
-/**
- * Answers to HTTP requests kept by URL at most (a trace repeats URLs: the benchmark of issue 32
- * has 65,230 distinct among 92,287 requests); past it the memo starts over.
- */
-export const MAX_MEMO = 1 << 17;
 
 /** Candidates gathered before `Gathered` keeps a set of them (a scan of a few is cheaper than a set per access). */
 const SCANNED = 8;
@@ -272,23 +265,8 @@ class Index implements SbomIndex {
     }
   }
 
-  /** Answers by request URL: an HTTP request's answer depends on its URL only (the index does not change). */
-  private readonly memo = new Map<string, readonly ComponentMatch[]>();
-
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[] {
     if (this.componentCount === 0 || access === null || typeof access !== 'object') return UNATTRIBUTED;
-    if (access.kind !== 'http' || typeof access.url !== 'string') return this.answer(access, remoteUrl);
-    const url = access.url;
-    let found = this.memo.get(url);
-    if (found === undefined) {
-      found = this.answer(access, remoteUrl);
-      if (this.memo.size >= MAX_MEMO) this.memo.clear();
-      this.memo.set(url, found);
-    }
-    return found;
-  }
-
-  private answer(access: Access, remoteUrl: string | undefined): readonly ComponentMatch[] {
     const a = claimsOfAccess(access, this.context, remoteUrl);
     if (a.claims.length === 0 && a.url === undefined) return UNATTRIBUTED;
     const candidates = new Gathered(this.max);
