@@ -300,7 +300,9 @@ async function libraryModules(pkg, entries) {
     },
   };
   const esm = await build({ ...lib, entryPoints: modules, outbase: src, outdir, format: 'esm', bundle: true, metafile: true, plugins: [relativeImports] });
-  const exportsOf = (name) => Object.entries(esm.metafile.outputs).find(([o]) => resolvePath(root, o) === `${outdir}/${name}.js`)?.[1].exports ?? [];
+  // An entry's names from the bundle that is not written: the modules' `dist/NAME.js` re-exports
+  // the others' names with `export *` of external files, which its metafile does not list.
+  const exportsOf = (name) => Object.entries(reach.metafile.outputs).find(([o]) => resolvePath(root, o) === `${outdir}/${name}.js`)?.[1].exports ?? [];
   const results = [esm];
   const others = entries.filter((e) => e !== 'index');
   for (const name of others) if (exportsOf(name).length === 0) throw new Error(`packages/${pkg}: entry ${name} exports nothing`);
