@@ -16,7 +16,10 @@ import { quietly, type Session } from './session';
 import { TRACE_DEBOUNCE_MS, evaluable, type TraceEvaluator } from './trace-evaluation';
 import type { Workspace } from './workspace';
 
-/** Quiet time after an edit before validating (a burst of keystrokes is validated once). */
+/**
+ * Quiet time after an edit before validating (a burst of keystrokes is validated once).
+ * @public
+ */
 export const DEBOUNCE_MS = 30;
 
 interface Entry {

@@ -21,9 +21,9 @@ export {
 } from './definition';
 export { presetOccurrences, testRuleOccurrences, presetRenameEdits, presetNameProblem, type PresetFileKind } from './rename';
 export { documentHighlights, MAX_HIGHLIGHTS } from './highlight';
-export { getInlayHints, addressCount, MAX_INLAY_HINTS, type InlayHintOptions } from './inlay-hints';
-export { serviceOfPort } from './well-known-ports';
 export {
   POLICY_TEST_CODE, POLICY_TEST_BINDING_CODE, policyTestFileProblems, policyTestLensTitle, policyTestFailureDiagnostics, policyTestBindingDiagnostic, policyTestDiagnostics,
   policyTestCodeLenses, policyTestCodeActions, type PolicyTestFailure,
 } from './policy-tests';
+export { getInlayHints, addressCount, MAX_INLAY_HINTS, type InlayHintOptions } from './inlay-hints';
+export { serviceOfPort } from './well-known-ports';

@@ -27,7 +27,10 @@ export interface ItemSpans {
   readonly indexes: readonly number[];
 }
 
-/** One edit between two texts: `old[start, end)` became `new[start, newEnd)`. */
+/**
+ * One edit between two texts: `old[start, end)` became `new[start, newEnd)`.
+ * @public
+ */
 export interface TextChange {
   start: number;
   end: number;
