@@ -5,7 +5,8 @@
 //      (26 MB) and a trace of 50 denied downloads of it, vs a process that JSON.parses the SBOM
 //      (cold start included)                                                          target <= 4x
 //   2. the same with `--format json`                                                  target <= 4x
-//   3. attribution's cost (issue 32): `explain --sbom` (text, --only denied) with a 10,000-component
+//   3. attribution's cost (issue 32): `explain --sbom` (text, every access listed: explain's default
+//      --only all) with a 10,000-component
 //      SBOM of mixed ecosystems (sbom-data.mjs's mixedComponent: npm, PyPI, Maven from Central, a
 //      private repository only the policy names and one the purls name, OCI, Go, crates, RubyGems,
 //      Debian, Alpine, git) and a trace of 200,000 observations (attributed, near-miss and
