@@ -1,8 +1,6 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clientPerTest, fileUri } from './harness';
+import { clientPerTest, fileUri, writeWorkspace } from './harness';
 
 const client = clientPerTest();
 
@@ -13,14 +11,7 @@ const CATALOG = `{
 }
 `;
 
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'np-def-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => writeWorkspace(files, 'np-def-');
 
 const at = (text: string, needle: string, delta = 1) => {
   const offset = text.indexOf(needle) + delta;

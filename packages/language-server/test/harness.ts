@@ -4,6 +4,9 @@
  * registrations) and records every publishDiagnostics.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -48,6 +51,16 @@ export interface ClientOptions {
   configuration?: 'answer' | 'never';
   /** Answers workspace/applyEdit (default: applied). */
   applyEdit?: (params: any) => unknown;
+}
+
+/** A temporary folder holding these files (their folders made on the way); the caller removes it. */
+export function writeWorkspace(files: Record<string, string>, prefix = 'np-ls-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
 }
 
 export function fileUri(path: string): string {

@@ -1,13 +1,12 @@
 /** Policy test files over real LSP: the tests schema, a failing test's error and quick fix, the lenses, re-evaluation, binding and confinement. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkPolicyTestFile, runPolicyTests, validate, type Policy } from '@netpolicy/core';
 import { policyTestLensTitle } from '@netpolicy/language-service';
-import { fileUri, poll, startClient, type TestClient } from './harness';
+import { fileUri, poll, startClient, type TestClient, writeWorkspace } from './harness';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/traces/', import.meta.url));
 const CLI = fileURLToPath(new URL('../../cli/bin/netpolicy.js', import.meta.url));
@@ -27,14 +26,7 @@ const TESTS = {
   ],
 };
 
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'np-ls-tests-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => writeWorkspace(files, 'np-ls-tests-');
 
 async function start(dir: string, options: Record<string, unknown> = {}): Promise<TestClient> {
   const c = await startClient({ rootUri: fileUri(dir), ...options });

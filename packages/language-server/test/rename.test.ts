@@ -1,21 +1,12 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clientPerTest, fileUri } from './harness';
+import { clientPerTest, fileUri, writeWorkspace } from './harness';
 
 const client = clientPerTest();
 
 const CATALOG = '{ "presets": [{ "name": "internal-pypi", "description": "Our PyPI mirror", "opaque": true }] }\n';
 
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'np-ren-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => writeWorkspace(files, 'np-ren-');
 
 const CAPS = {
   workspace: { configuration: true, workspaceEdit: { documentChanges: true } },

@@ -5,12 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkspaceTrustNotificationMethod } from '../src/protocol';
-import { clientPerTest, fileUri, type PublishedDiagnostics, type TestClient } from './harness';
+import { clientPerTest, fileUri, type PublishedDiagnostics, type TestClient, writeWorkspace } from './harness';
 
 const client = clientPerTest();
 const onPosix = process.platform !== 'win32';
@@ -25,14 +24,7 @@ const CHANGED = 2;
 const DELETED = 3;
 
 /** A temporary workspace with `files` (relative path -> text). */
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'np-ls-ws-'));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => writeWorkspace(files, 'np-ls-ws-');
 
 /** Resolves once the workspace check has gone through the whole workspace (its closing log line) `times` times. */
 async function checked(c: TestClient, times = 1): Promise<void> {

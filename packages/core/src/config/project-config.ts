@@ -10,7 +10,7 @@ import { netpolicyConfigValidator } from '../generated/validators-config';
 import { usableGlobPatterns } from '../files/glob';
 import { parsePolicyDocument, type PolicyDocument } from '../validate/document';
 import { Locator } from '../validate/locate';
-import { escapeSegment, parsePointer } from '../validate/pointer';
+import { escapeSegment, parsePointer, valueAt } from '../validate/pointer';
 import { closeMatches, nearestFirst, quote } from '../validate/suggest-names';
 import type { Diagnostic, DiagnosticCode, SeverityOptions } from '../validate/types';
 
@@ -139,15 +139,6 @@ function translate(e: ErrorObject, value: unknown): Omit<Diagnostic, 'severity' 
     default:
       return { code: code('invalid-value'), pointer, message: `${at}: ${e.message ?? 'invalid'}` };
   }
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const s of parsePointer(pointer)) {
-    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, s)) return undefined;
-    node = (node as Record<string, unknown>)[s];
-  }
-  return node;
 }
 
 function schemaOf(pointer: string): Record<string, any> | undefined {

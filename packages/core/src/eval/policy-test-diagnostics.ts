@@ -8,7 +8,7 @@ import type { ErrorObject } from 'ajv';
 import { policyTestsValidator } from '../generated/validators-policy-tests';
 import type { PolicyDocument } from '../validate/document';
 import { Locator } from '../validate/locate';
-import { escapeSegment, parsePointer } from '../validate/pointer';
+import { escapeSegment, parsePointer, valueAt } from '../validate/pointer';
 import { closeMatches, nearestFirst, quote } from '../validate/suggest-names';
 import type { Diagnostic } from '../validate/types';
 
@@ -28,15 +28,6 @@ function shapeOf(pointer: string): string {
   if (parts.length === 0) return '';
   if (parts.length === 2 && parts[0] === 'tests') return 'test';
   return parts.length === 3 && parts[0] === 'tests' ? parts[2] : '?';
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const s of parsePointer(pointer)) {
-    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, s)) return undefined;
-    node = (node as Record<string, unknown>)[s];
-  }
-  return node;
 }
 
 type Finding = Omit<Diagnostic, 'severity' | 'offset' | 'length'> & { target: 'key' | 'value' };
