@@ -77,7 +77,8 @@ export function configPathAt(doc: PolicyDocument, position: Position): NamedValu
   return undefined;
 }
 
-function member(node: Node | undefined, key: string): Node | undefined {
+/** The value of member `key` of an object node (the last of that name is not looked for: the first is). */
+export function member(node: Node | undefined, key: string): Node | undefined {
   if (node?.type !== 'object') return undefined;
   return node.children?.find((m) => m.children?.[0]?.value === key)?.children?.[1];
 }

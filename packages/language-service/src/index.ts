@@ -13,13 +13,18 @@ export { doHover, describeCidr, describeHostPattern, describeUrl, describePermit
 export {
   findDocumentSymbols, documentSymbolSteps, getFoldingRanges, getSelectionRanges, format, formatSteps, runSteps, FORMAT_REFUSED, MAX_FORMAT_EDITS, findDocumentLinks,
 } from './structure';
-export { addResult, emptyUsage, traceCodeLenses, unusedRuleHints, type TraceUsage, type RuleUsage, type Denial } from './trace-usage';
+export {
+  addResult, emptyUsage, traceCodeLenses, unusedRuleHints, MAX_TRACE_REFERENCES, type TraceUsage, type RuleUsage, type Denial, type TraceFileRead, type LensReferences,
+} from './trace-usage';
 export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';
 export { offsetOf, rangeOf, pointerRange } from './ranges';
 export {
   PRESET_SCHEME, presetAt, configPathAt, catalogEntryOf, catalogNames, catalogNameAt, presetDocumentUri, presetOfDocumentUri, presetDocumentText, type NamedValue,
 } from './definition';
-export { presetOccurrences, testRuleOccurrences, presetRenameEdits, presetNameProblem, type PresetFileKind } from './rename';
+export { testRuleOccurrences, presetRenameEdits, presetNameProblem, type PresetFileKind } from './rename';
+export {
+  presetOccurrences, referenceTargetAt, ruleRanges, testRuleRanges, ruleObservations, ObservationPlaces, type ReferenceTarget, type ObservationRef,
+} from './references';
 export { documentHighlights, MAX_HIGHLIGHTS } from './highlight';
 export {
   POLICY_TEST_CODE, POLICY_TEST_BINDING_CODE, policyTestFileProblems, policyTestLensTitle, policyTestFailureDiagnostics, policyTestBindingDiagnostic, policyTestDiagnostics,

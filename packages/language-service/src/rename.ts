@@ -5,10 +5,9 @@
  * (a built-in one may not); each function here reads one parsed document.
  */
 import { escapeMessage, type PolicyDocument, type PresetCatalog } from '@netpolicy/core';
-import type { Node } from 'jsonc-parser';
 import type { Range, TextEdit } from 'vscode-languageserver-types';
-import { catalogNames, rootOf } from './definition';
-import { rangeOf } from './ranges';
+import { catalogNames } from './definition';
+import { presetOccurrences, testRuleRanges } from './references';
 
 /**
  * Which kind of file a rename edits.
@@ -16,34 +15,12 @@ import { rangeOf } from './ranges';
  */
 export type PresetFileKind = 'catalog' | 'policy' | 'tests';
 
-function member(node: Node | undefined, key: string): Node | undefined {
-  if (node?.type !== 'object') return undefined;
-  return node.children?.find((m) => m.children?.[0]?.value === key)?.children?.[1];
-}
-
-/**
- * The string items of a policy's `presets` equal to `name` (each whole, quotes included).
- * @public
- */
-export function presetOccurrences(doc: PolicyDocument, name: string): Range[] {
-  const list = member(rootOf(doc), 'presets');
-  if (list?.type !== 'array') return [];
-  return (list.children ?? []).filter((n) => n.type === 'string' && n.value === name).map((n) => rangeOf(doc, n.offset, n.length));
-}
-
 /**
  * The `rule` values of a test file (`{"tests": [{"rule": "preset:NAME"}]}`) naming the preset.
  * @public
  */
 export function testRuleOccurrences(doc: PolicyDocument, name: string): Range[] {
-  const list = member(rootOf(doc), 'tests');
-  if (list?.type !== 'array') return [];
-  const out: Range[] = [];
-  for (const test of list.children ?? []) {
-    const rule = member(test, 'rule');
-    if (rule?.type === 'string' && rule.value === `preset:${name}`) out.push(rangeOf(doc, rule.offset, rule.length));
-  }
-  return out;
+  return testRuleRanges(doc, `preset:${name}`);
 }
 
 /**

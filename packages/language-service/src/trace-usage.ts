@@ -6,7 +6,7 @@
  */
 import { escapeControl, escapeIcons, type ComponentMatch, type ExplainResult, type PolicyDocument, type SbomIndex } from '@netpolicy/core';
 import { accessHost } from '@netpolicy/core/internal';
-import { DiagnosticSeverity, DiagnosticTag, type CodeLens, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, DiagnosticTag, type CodeLens, type Command, type Diagnostic as LspDiagnostic, type Range } from 'vscode-languageserver-types';
 import { SOURCE } from './diagnostics';
 import { pointerRange } from './ranges';
 
@@ -14,10 +14,32 @@ const MAX_HOSTS = 5;
 const MAX_DENIALS = 1000;
 
 /**
- * How many traced accesses one rule decided, and the first few hosts they went to.
+ * The most trace observations one references request lists for a rule (the first ones, in the
+ * order of the traces): clangd's `--limit-references` default. A rule that decided 150,000
+ * accesses lists 1,000, and its lens says so.
  * @public
  */
-export interface RuleUsage { count: number; hosts: string[] }
+export const MAX_TRACE_REFERENCES = 1000;
+
+/**
+ * How many traced accesses one rule decided, the first few hosts they went to, and where the
+ * first `MAX_TRACE_REFERENCES` of them are: pairs (an index in the usage's `files`, the
+ * observation's zero-based index in that file) in a typed array (no object per observation).
+ * @public
+ */
+export interface RuleUsage {
+  count: number;
+  hosts: string[];
+  /** `[file, index, file, index, ...]` for the first `min(count, MAX_TRACE_REFERENCES)` observations (the array may be longer). */
+  observed: Uint32Array;
+}
+
+/**
+ * A trace file whose observations were explained: its path and how many observations it has.
+ * `stamp` is the server's fingerprint of the bytes read (to tell that the file is still the one evaluated).
+ * @public
+ */
+export interface TraceFileRead { path: string; observations: number; stamp?: string }
 
 /**
  * One access of a trace that the open policy denies, with the nearest rule and the smallest fix: an item of `netpolicy/denials`.
@@ -45,6 +67,8 @@ export interface Denial {
 export interface TraceUsage {
   traces: string[];
   observations: number;
+  /** Every trace file `addResult` was given, in order (`RuleUsage.observed` names them by their index here). */
+  files: TraceFileRead[];
   /** By deciding rule: `/sources/0`, `/connections/1`, `preset:<name>`, `default`. */
   byRule: Map<string, RuleUsage>;
   denials: Denial[];
@@ -59,7 +83,7 @@ export interface TraceUsage {
  * @public
  */
 export function emptyUsage(): TraceUsage {
-  return { traces: [], observations: 0, byRule: new Map(), denials: [], moreDenials: 0, errors: [] };
+  return { traces: [], observations: 0, files: [], byRule: new Map(), denials: [], moreDenials: 0, errors: [] };
 }
 
 /** The host of a result: parsed from its access, never by splitting the destination text. */
@@ -73,10 +97,23 @@ function hostOf(r: ExplainResult): string {
  */
 export function addResult(usage: TraceUsage, trace: string, r: ExplainResult, sbom?: SbomIndex): void {
   usage.observations++;
+  const { files } = usage;
+  let file = files.length - 1;
+  if (file < 0 || files[file].path !== trace) files.push({ path: trace, observations: 0 }), file++;
+  files[file].observations++;
   if (r.model.verdict === 'none') return;
   const rule = r.model.rule ?? 'default';
   let u = usage.byRule.get(rule);
-  if (!u) usage.byRule.set(rule, (u = { count: 0, hosts: [] }));
+  if (!u) usage.byRule.set(rule, (u = { count: 0, hosts: [], observed: new Uint32Array(16) }));
+  if (u.count < MAX_TRACE_REFERENCES) {
+    if (2 * u.count + 2 > u.observed.length) {
+      const grown = new Uint32Array(Math.min(2 * u.observed.length, 2 * MAX_TRACE_REFERENCES));
+      grown.set(u.observed);
+      u.observed = grown;
+    }
+    u.observed[2 * u.count] = file;
+    u.observed[2 * u.count + 1] = r.index;
+  }
   u.count++;
   const host = hostOf(r);
   if (u.hosts.length < MAX_HOSTS && !u.hosts.includes(host)) u.hosts.push(host);
@@ -99,14 +136,32 @@ export function addResult(usage: TraceUsage, trace: string, r: ExplainResult, sb
 function lensTitle(u: RuleUsage | undefined): string {
   if (!u) return 'no traced access used this rule';
   const hosts = u.hosts.map((h) => escapeIcons(escapeControl(h.length > 100 ? `${h.slice(0, 100)}…` : h))).join(', ') + (u.hosts.length >= MAX_HOSTS ? ', …' : '');
-  return `${u.count} traced access${u.count === 1 ? '' : 'es'} decided here: ${hosts}`;
+  const listed = u.count > MAX_TRACE_REFERENCES ? ` (first ${MAX_TRACE_REFERENCES.toLocaleString('en-US')} listed)` : '';
+  return `${u.count} traced access${u.count === 1 ? '' : 'es'} decided here${listed}: ${hosts}`;
 }
 
 /**
- * A lens on each source, connection and enabled preset with what the traces say about it.
+ * A lens's command: `show` (a client-side command that lists the references at the lens, given
+ * `[uri, position]`) when the client has one and there is something to list, else none (`''`: the
+ * title alone, not clickable).
+ */
+function lensCommand(title: string, range: Range, u: RuleUsage | undefined, show: LensReferences | undefined): Command {
+  return show && u ? { title, command: show.command, arguments: [show.uri, range.start] } : { title, command: '' };
+}
+
+/**
+ * Clickable count lenses: the client-side command that shows the references at a position
+ * (`netpolicy.showReferences` in the VS Code extension), and the document's URI.
  * @public
  */
-export function traceCodeLenses(doc: PolicyDocument, usage: TraceUsage): CodeLens[] {
+export interface LensReferences { command: string; uri: string }
+
+/**
+ * A lens on each source, connection and enabled preset with what the traces say about it; with
+ * `show`, each lens of a rule that decided accesses opens their references.
+ * @public
+ */
+export function traceCodeLenses(doc: PolicyDocument, usage: TraceUsage, show?: LensReferences): CodeLens[] {
   if (usage.traces.length === 0) return [];
   const out: CodeLens[] = [];
   const value = doc.value as Record<string, unknown> | undefined;
@@ -115,17 +170,19 @@ export function traceCodeLenses(doc: PolicyDocument, usage: TraceUsage): CodeLen
     rules.forEach((_rule, i) => {
       const pointer = `/${key}/${i}`;
       const range = pointerRange(doc, pointer);
-      if (range) out.push({ range, command: { title: lensTitle(usage.byRule.get(pointer)), command: '' } });
+      const u = usage.byRule.get(pointer);
+      if (range) out.push({ range, command: lensCommand(lensTitle(u), range, u, show) });
     });
   }
   const presets = value && Array.isArray(value.presets) ? (value.presets as unknown[]) : [];
   presets.forEach((name, i) => {
     const range = pointerRange(doc, `/presets/${i}`);
-    if (range && typeof name === 'string') out.push({ range, command: { title: lensTitle(usage.byRule.get(`preset:${name}`)), command: '' } });
+    const u = typeof name === 'string' ? usage.byRule.get(`preset:${name}`) : undefined;
+    if (range && typeof name === 'string') out.push({ range, command: lensCommand(lensTitle(u), range, u, show) });
   });
   const denied = usage.byRule.get('default');
   const range = pointerRange(doc, '/default', true) ?? pointerRange(doc, '');
-  if (range && denied) out.push({ range: { start: range.start, end: range.start }, command: { title: `default: ${lensTitle(denied)}`, command: '' } });
+  if (range && denied) out.push({ range: { start: range.start, end: range.start }, command: lensCommand(`default: ${lensTitle(denied)}`, range, denied, show) });
   return out;
 }
 

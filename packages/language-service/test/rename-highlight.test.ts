@@ -1,7 +1,8 @@
 import { defaultPresetCatalog, loadPresetCatalog, parsePolicyDocument } from '@netpolicy/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { presetNameProblem, presetOccurrences, presetRenameEdits } from '../src/rename';
+import { presetNameProblem, presetRenameEdits } from '../src/rename';
+import { presetOccurrences } from '../src/references';
 import { documentHighlights, MAX_HIGHLIGHTS } from '../src/highlight';
 import { applyLspEdits, withCursor } from './helpers';
 
