@@ -32,3 +32,7 @@ export {
 } from './policy-tests';
 export { getInlayHints, addressCount, MAX_INLAY_HINTS, type InlayHintOptions } from './inlay-hints';
 export { serviceOfPort } from './well-known-ports';
+export {
+  policySymbols, workspaceSymbolSteps, findWorkspaceSymbols, parseSymbolQuery, MAX_WORKSPACE_SYMBOLS, MAX_SYMBOL_QUERY_LENGTH,
+  type PolicySymbols, type PolicySymbolsOptions, type WorkspaceSymbolOptions, type SymbolQuery,
+} from './workspace-symbols';

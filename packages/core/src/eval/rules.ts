@@ -23,7 +23,10 @@ export interface RuleRef {
   id: string;
 }
 
-/** A URL of a source: covers requests by prefix, plus the kind's own condition. */
+/**
+ * A URL of a source: covers requests by prefix, plus the kind's own condition.
+ * @internal
+ */
 export interface UrlEntry extends RuleRef {
   url: ParsedUrl;
   kind: 'http' | 'oci' | 'git';
@@ -33,7 +36,10 @@ export interface UrlEntry extends RuleRef {
   repositoryMatchers?: readonly CompiledRepositoryPattern[];
 }
 
-/** A `tls` or `tcp` connection rule. */
+/**
+ * A `tls` or `tcp` connection rule.
+ * @internal
+ */
 export interface ConnEntry extends RuleRef {
   kind: 'tls' | 'tcp';
   /** Lower-cased `serverNamePatterns` (tls) or `hostPatterns` (tcp), when stated. */
@@ -45,10 +51,16 @@ export interface ConnEntry extends RuleRef {
   alpn?: readonly string[];
 }
 
-/** The connection a source implies to the host and port of one of its URLs. */
+/**
+ * The connection a source implies to the host and port of one of its URLs.
+ * @internal
+ */
 export interface ImpliedEntry extends RuleRef { host: string; port: number }
 
-/** An `ssh` transport of a git source. */
+/**
+ * An `ssh` transport of a git source.
+ * @internal
+ */
 export interface SshEntry extends RuleRef {
   host: string;
   port: number;
@@ -121,7 +133,10 @@ export function enabledPresets(policy: Policy, catalog: PresetCatalog): EnabledP
   return readEnabledPresets(policy, catalog);
 }
 
-/** Flattens a policy (and its enabled presets) into entries in reporting order. */
+/**
+ * Flattens a policy (and its enabled presets) into entries in reporting order.
+ * @internal
+ */
 export function policyRules(policy: Policy, options: EvalOptions = {}): PolicyRules {
   const catalog = options.catalog ?? defaultPresetCatalog;
   const out: PolicyRules = { urls: [], conns: [], implied: [], ssh: [], defaultAllow: policy.default === 'allow', opaque: false, opaqueNames: [], refs: [] };
@@ -257,7 +272,10 @@ export function patternsAllow(matchers: readonly CompiledRepositoryPattern[] | u
   return false;
 }
 
-/** The kind-specific condition of a URL entry that already covers the request URL. */
+/**
+ * The kind-specific condition of a URL entry that already covers the request URL.
+ * @internal
+ */
 export function urlEntryPermits(e: UrlEntry, method: string, url: ParsedUrl): boolean {
   if (e.kind === 'http') return true;
   if (e.kind === 'oci') {
@@ -273,6 +291,7 @@ export function urlEntryPermits(e: UrlEntry, method: string, url: ParsedUrl): bo
 /**
  * Does a connection rule permit an HTTP request (a request sent over the connection it permits)?
  * `namesChecked`: the caller found the rule by matching its name patterns against the URL host.
+ * @internal
  */
 export function connPermitsRequest(e: ConnEntry, url: ParsedUrl, remoteIp: string | undefined, namesChecked = false): boolean {
   if (e.kind === 'tls') {
@@ -300,6 +319,10 @@ export function connPermitsConnection(e: ConnEntry, a: { serverName?: string; al
   return true;
 }
 
+/**
+ * Does an ssh transport of a git source permit the command (host pattern, port, user, repository)?
+ * @internal
+ */
 export function sshPermits(e: SshEntry, a: { host: string; port: number; user?: string; repositoryPath?: string }): boolean {
   return matchHostPattern(e.host, a.host) && e.port === a.port && (e.user === undefined || e.user === a.user) && patternsAllow(e.repositoryMatchers, a.repositoryPath);
 }

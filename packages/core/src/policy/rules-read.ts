@@ -79,6 +79,10 @@ export interface SourceRead {
   exact: boolean;
 }
 
+/**
+ * A `connections` item as the evaluator and lint read it (`readConnection`).
+ * @internal
+ */
 export interface ConnectionRead {
   kind: string;
   /** Lower-cased `serverNamePatterns` (tls) or `hostPatterns` (tcp) string items, when the member is an array. */
@@ -267,7 +271,10 @@ export function readSource(item: unknown): SourceRead | undefined {
   return read;
 }
 
-/** Reads a `connections` item; undefined when it is not an object whose first member is an object. */
+/**
+ * Reads a `connections` item; undefined when it is not an object whose first member is an object.
+ * @internal
+ */
 export function readConnection(item: unknown): ConnectionRead | undefined {
   if (!isObject(item)) return undefined;
   const kind = kindKey(item);
