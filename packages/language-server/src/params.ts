@@ -101,6 +101,7 @@ export const PARAMS: Readonly<Record<string, Check>> = {
   'textDocument/prepareRename': atPosition,
   'textDocument/rename': object({ textDocument, position, newName: str }),
   'textDocument/inlayHint': object({ textDocument, range }),
+  'textDocument/references': object({ textDocument, position }, { context: object({ includeDeclaration: bool }) }),
   [WorkspaceTrustNotificationMethod]: object({ trusted: bool }),
 };
 

@@ -64,6 +64,16 @@ export interface PresetDocumentParams {
 export type PresetDocumentResult = { text: string } | null;
 
 /**
+ * A client-side command (runs in the client, never sent to the server): a count lens runs it with
+ * `[uri, position]` to list the references at that position (`textDocument/references`, without
+ * the declaration). A client that has it says so in its capabilities, as rust-analyzer's clients
+ * do: `experimental.commands.commands` holds this name (the VS Code extension's does). Without it
+ * a count lens is a title alone.
+ * @public
+ */
+export const SHOW_REFERENCES_COMMAND = 'netpolicy.showReferences';
+
+/**
  * The settings of section `netpolicy` (workspace/configuration); absent or null means the default.
  * @public
  */

@@ -29,6 +29,7 @@ import * as hover from './handlers/hover';
 import * as inlayHints from './handlers/inlay-hints';
 import * as lifecycle from './handlers/lifecycle';
 import * as links from './handlers/links';
+import * as references from './handlers/references';
 import * as rename from './handlers/rename';
 import * as symbols from './handlers/symbols';
 
@@ -59,7 +60,8 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
   guardMessages(connection);
   const session = new Session(connection);
   const workspace = new Workspace(host, session);
-  const documents = new Documents(connection, host, session, workspace, new TraceEvaluator(host, session, workspace));
+  const traces = new TraceEvaluator(host, session, workspace);
+  const documents = new Documents(connection, host, session, workspace, traces);
   const requests = new Requests(session, documents);
   // Every policy file of the workspace folders, from disk, in the background (open documents: from the buffer).
   const check = new WorkspaceCheck({
@@ -78,6 +80,7 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
 
   const parts = { host, session, workspace, documents, requests, check };
   for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition, highlight, rename, inlayHints]) handlers.register(connection, parts);
+  references.register(connection, { ...parts, traces });
   documents.listen();
   connection.listen();
   return { stop: () => lifecycle.stopWork(parts) };

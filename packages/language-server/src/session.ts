@@ -28,12 +28,14 @@ export interface ClientAbilities {
   canWatchFiles: boolean;
   /** It takes `documentChanges` in a WorkspaceEdit (edits at a document's version). */
   documentChanges: boolean;
+  /** The client-side commands it runs, as rust-analyzer's clients say them (`experimental.commands.commands`): a count lens opens references through one. */
+  clientCommands: readonly string[];
 }
 
 /** Before `initialize`. */
 const UNKNOWN_CLIENT: ClientAbilities = {
   canPullConfiguration: false, configurationAdvertised: false, canRegisterConfiguration: false, codeActionLiterals: true,
-  features: undefined, canFollowFolders: false, canRefreshLenses: false, canWatchFiles: false, documentChanges: false,
+  features: undefined, canFollowFolders: false, canRefreshLenses: false, canWatchFiles: false, documentChanges: false, clientCommands: [],
 };
 
 /** What a client can do, from its capabilities. */
@@ -41,6 +43,7 @@ export function negotiate(params: InitializeParams): ClientAbilities {
   const caps = params.capabilities ?? {};
   const hoverFormats = caps.textDocument?.hover?.contentFormat;
   const docFormats = caps.textDocument?.completion?.completionItem?.documentationFormat;
+  const commands = (caps.experimental as { commands?: { commands?: unknown } } | null | undefined)?.commands?.commands;
   return {
     // Clients that do not advertise workspace/configuration often answer it all the same (Neovim 0.7
     // does, from its `settings`): pull unless the client says it cannot, and never wait long.
@@ -57,6 +60,7 @@ export function negotiate(params: InitializeParams): ClientAbilities {
     canRefreshLenses: caps.workspace?.codeLens?.refreshSupport === true,
     canWatchFiles: caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
+    clientCommands: Array.isArray(commands) ? commands.filter((c): c is string => typeof c === 'string').slice(0, 100) : [],
   };
 }
 

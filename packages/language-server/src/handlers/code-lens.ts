@@ -1,11 +1,12 @@
 /**
  * `textDocument/codeLens`: per rule, the traced accesses it decided (trusted workspace, traces
- * evaluated); in a policy test file, each test's outcome and "Run all N tests" (policy-tests.ts).
+ * evaluated), each opening their references where the client has SHOW_REFERENCES_COMMAND; in a policy test file, each test's outcome and "Run all N tests" (policy-tests.ts).
  */
 import { policyTestCodeLenses, traceCodeLenses } from '@netpolicy/language-service';
 import type { Connection } from 'vscode-languageserver';
 import type { Documents } from '../documents';
 import { RUN_POLICY_TESTS_COMMAND } from '../policy-tests';
+import { SHOW_REFERENCES_COMMAND } from '../protocol';
 import type { Requests } from '../requests';
 import type { Session } from '../session';
 
@@ -19,7 +20,9 @@ export function register(connection: Connection, { session, documents, requests 
     }
     return requests.withDoc('code lenses', 'textDocument/codeLens', p, token, [], (doc) => {
       const usage = documents.usage(p.textDocument.uri);
-      return usage && session.trusted ? traceCodeLenses(doc, usage) : [];
+      // A count opens its references through the client's command, when it has one (else the title alone).
+      const show = session.client.clientCommands.includes(SHOW_REFERENCES_COMMAND) ? { command: SHOW_REFERENCES_COMMAND, uri: p.textDocument.uri } : undefined;
+      return usage && session.trusted ? traceCodeLenses(doc, usage, show) : [];
     });
   });
 }

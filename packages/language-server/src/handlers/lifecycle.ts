@@ -49,6 +49,7 @@ export function register(connection: Connection, parts: Parts): void {
         documentLinkProvider: { resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
         definitionProvider: true,
+        referencesProvider: true,
         documentHighlightProvider: true,
         renameProvider: { prepareProvider: true },
         inlayHintProvider: { resolveProvider: false },

@@ -6,12 +6,11 @@
  * Open documents are edited at their version (a client that takes `documentChanges`). A built-in
  * preset, one not in the catalog file, or a workspace not trusted (no catalog read) is refused.
  */
-import { defaultPresetCatalog, escapeMessage, isPolicyTestFile, parsePolicyDocument, type PolicyDocument } from '@netpolicy/core';
+import { defaultPresetCatalog, escapeMessage, parsePolicyDocument, type PolicyDocument } from '@netpolicy/core';
 import { catalogNameAt, presetAt, presetNameProblem, presetRenameEdits, type NamedValue, type PresetFileKind } from '@netpolicy/language-service';
 import { LSPErrorCodes, ResponseError, type Connection, type Position, type TextDocumentEdit, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import { catalogFileOf, type CatalogFile } from '../catalog-file';
-import { relativePath } from '../host';
-import { MAX_WORKSPACE_FILE_BYTES } from '../workspace-check';
+import { folderFilesNaming } from '../preset-files';
 import type { Parts } from './parts';
 
 /** A preset to rename: its name where the request was made, and the folder's catalog file. */
@@ -25,7 +24,7 @@ function refuse(message: string): never {
 }
 
 export function register(connection: Connection, parts: Parts): void {
-  const { host, session, workspace, documents, requests, check } = parts;
+  const { host, session, workspace, documents, requests } = parts;
 
   /** The preset at the position (in a policy, or in the folder's catalog file), or a refusal saying why not; undefined: nothing to rename there. */
   async function renaming(uri: string, position: Position, method: string, params: unknown): Promise<Renaming | undefined> {
@@ -71,50 +70,7 @@ export function register(connection: Connection, parts: Parts): void {
       if (found.length > 0) edits.push({ uri, version, edits: found });
     };
     add(found.catalog.uri, found.catalog.version ?? null, found.catalog.doc, 'catalog');
-    const inFolder = (path: string | undefined) => path !== undefined && workspace.folderOf(host.pathToUri(path)).root === folder.root && relativePath(folder.root, path) !== undefined;
-    // Open documents first (their buffers), then the files on disk the workspace check follows, and the test files beside them.
-    const done = new Set<string>([found.catalog.path]);
-    const folders = new Set<string>();
-    for (const td of documents.all()) {
-      const path = host.uriToPath(td.uri);
-      if (!inFolder(path) || done.has(path!)) continue;
-      const kind: PresetFileKind | undefined = isPolicyTestFile(path!) ? 'tests' : workspace.isPolicyUri(td.uri) ? 'policy' : undefined;
-      if (!kind) continue;
-      done.add(path!);
-      folders.add(path!.slice(0, path!.lastIndexOf('/')));
-      add(td.uri, td.version, kind === 'policy' ? documents.parsed(td.uri)! : parsePolicyDocument(td.getText(), { jsonc: true }), kind);
-    }
-    const onDisk: Array<{ path: string; kind: PresetFileKind }> = [];
-    for (const path of check.followed()) {
-      if (!inFolder(path) || done.has(path)) continue;
-      done.add(path);
-      folders.add(path.slice(0, path.lastIndexOf('/')));
-      onDisk.push({ path, kind: 'policy' });
-    }
-    if (host.listFolder) {
-      for (const dir of folders) {
-        const list = await host.listFolder(dir).catch(() => []);
-        for (const entry of list) {
-          const path = `${dir}/${entry.name}`;
-          if (entry.kind === 'file' && isPolicyTestFile(entry.name) && !done.has(path)) {
-            done.add(path);
-            onDisk.push({ path, kind: 'tests' });
-          }
-        }
-      }
-    }
-    for (const { path, kind } of onDisk) {
-      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'rename: cancelled');
-      let text: string;
-      try {
-        text = await host.readFile!(path, MAX_WORKSPACE_FILE_BYTES, folder.root);
-      } catch {
-        continue;
-      }
-      // A quick look before a parse: most files do not name the preset at all (nor spell it with escapes).
-      if (!text.includes(from) && !text.includes('\\')) continue;
-      add(host.pathToUri(path), null, parsePolicyDocument(text, { fileName: path, jsonc: kind !== 'policy' ? true : undefined }), kind);
-    }
+    for (const f of await folderFilesNaming(parts, folder, from, token, 'rename', new Set([found.catalog.path]))) add(f.uri, f.version, f.doc, f.kind);
     const edit: WorkspaceEdit = session.client.documentChanges
       ? { documentChanges: edits.map((e): TextDocumentEdit => ({ textDocument: { uri: e.uri, version: e.version }, edits: e.edits })) }
       : { changes: Object.fromEntries(edits.map((e) => [e.uri, e.edits])) };
