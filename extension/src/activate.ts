@@ -14,6 +14,7 @@ import { ExplainPanel } from './explain-panel';
 import { readWorkspaceFile } from './files';
 import { showError, showWarning } from './notify';
 import { registerPresetView } from './preset-view';
+import { registerShowReferences, showReferencesFeature } from './show-references';
 
 export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient | Promise<BaseLanguageClient>;
 
@@ -175,6 +176,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
     const requestedAt = Date.now();
     try {
       client = await createClient(clientOptions, context);
+      client.registerFeature(showReferencesFeature());
       await client.start();
       const now = Date.now();
       log(`language server running (started in ${now - requestedAt} ms)`);
@@ -202,6 +204,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
   );
   registerCommands(context, platform);
   registerPresetView(context, () => client);
+  registerShowReferences(context, () => client);
 
   await assigner.refresh();
   // The server starts with the first policy document (a workspace of other JSON costs nothing).
