@@ -98,15 +98,17 @@ export function register(connection: Connection, parts: Parts & { traces: TraceE
     const out: Location[] = [];
     const stamps = new Map(usage.files.map((f) => [f.path, f.stamp]));
     let file: string | undefined;
+    let fileUri = '';
     let places: Awaited<ReturnType<TraceEvaluator['observationPlaces']>>;
     for (const o of observations) {
       if (o.trace !== file) {
         cancelled(token);
         file = o.trace;
+        fileUri = host.pathToUri(file);
         places = await traces.observationPlaces(file, stamps.get(file), undefined);
       }
       const range = places?.range(o.index);
-      if (range) out.push({ uri: host.pathToUri(o.trace), range });
+      if (range) out.push({ uri: fileUri, range });
     }
     return out;
   }
