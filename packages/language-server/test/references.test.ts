@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LineIndex, explain, type Policy } from '@netpolicy/core';
+import { MAX_TRACE_REFERENCES } from '@netpolicy/language-service';
+import { SHOW_REFERENCES_COMMAND } from '../src/protocol';
 import { clientPerTest, fileUri, poll, writeWorkspace, type TestClient } from './harness';
 
 const client = clientPerTest();
@@ -202,5 +204,12 @@ describe('references', () => {
   it('refuses malformed params by name', async () => {
     const c = await client({});
     await expect(c.request('textDocument/references', { textDocument: { uri: 1 }, position: { line: 0, character: 0 } })).rejects.toThrow(/params.textDocument.uri must be a string/);
+  });
+
+  it('docs/editor.md and the extension name the command and the cap the server has', () => {
+    const page = readFileSync(new URL('../../../docs/editor.md', import.meta.url), 'utf8');
+    expect(page).toContain(`\`${SHOW_REFERENCES_COMMAND}\``);
+    expect(page).toContain(`first ${MAX_TRACE_REFERENCES.toLocaleString('en-US')} listed`);
+    expect(readFileSync(new URL('../../../extension/src/show-references.ts', import.meta.url), 'utf8')).toContain(`SHOW_REFERENCES_COMMAND = '${SHOW_REFERENCES_COMMAND}'`);
   });
 });
