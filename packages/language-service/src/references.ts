@@ -81,7 +81,12 @@ export function testRuleRanges(doc: PolicyDocument, rule: string): Range[] {
  * An observation a rule decided: the trace file (its path) and the observation's zero-based index in it.
  * @public
  */
-export interface ObservationRef { trace: string; index: number }
+export interface ObservationRef {
+  /** The trace file's path. */
+  trace: string;
+  /** The observation's zero-based index in that file. */
+  index: number;
+}
 
 /**
  * The observations `rule` decided, in the order of the traces: the first `MAX_TRACE_REFERENCES`

@@ -39,7 +39,14 @@ export interface RuleUsage {
  * `stamp` is the server's fingerprint of the bytes read (to tell that the file is still the one evaluated).
  * @public
  */
-export interface TraceFileRead { path: string; observations: number; stamp?: string }
+export interface TraceFileRead {
+  /** The trace file's path. */
+  path: string;
+  /** How many observations were explained from it. */
+  observations: number;
+  /** The server's fingerprint of its bytes (absent until it was read whole). */
+  stamp?: string;
+}
 
 /**
  * One access of a trace that the open policy denies, with the nearest rule and the smallest fix: an item of `netpolicy/denials`.
@@ -154,7 +161,12 @@ function lensCommand(title: string, range: Range, u: RuleUsage | undefined, show
  * (`netpolicy.showReferences` in the VS Code extension), and the document's URI.
  * @public
  */
-export interface LensReferences { command: string; uri: string }
+export interface LensReferences {
+  /** The client-side command a lens runs, with `[uri, position]`. */
+  command: string;
+  /** The policy document's URI. */
+  uri: string;
+}
 
 /**
  * A lens on each source, connection and enabled preset with what the traces say about it; with
