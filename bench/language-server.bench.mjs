@@ -10,6 +10,8 @@
 // Workspace diagnostics (issue 20.5): a folder of 200 policy files of 100 rules, from the server's
 // spawn to a publishDiagnostics for every file (none opened), against `netpolicy check DIR` on the
 // same folder as a whole process; interleaved, medians; target <= 1.5x.
+// Inlay hints (issue 30 item 9): the whole 10,000-rule document's hints after an edit, <= 0.1x the
+// peer's validation (median and p99).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,6 +107,28 @@ for (let v = 2; v < 2 + EDITS; v++) {
 const rssLoaded = rssOf(child.pid);
 const heapLoaded = await heap();
 
+// Inlay hints (issue 30 item 9): after an edit, the hints of the whole 10,000-rule document (the
+// worst case; an editor asks for the visible lines) and of one screen at the edit, against the
+// peer's validation above. The edit lands first, so no answer is served from the last version's work.
+const INLAY_ROUNDS = Math.max(20, Math.floor(EDITS / 4));
+const lineCount = text.split('\n').length;
+const inlayAll = [];
+const inlayScreen = [];
+let hintCount = 0;
+for (let v = 2 + EDITS; v < 2 + EDITS + INLAY_ROUNDS; v++) {
+  p = published(v);
+  await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ range: { start: editPos, end: { line: editPos.line, character: editPos.character + 1 } }, text: v % 2 ? '2' : '3' }] });
+  await p;
+  let t = performance.now();
+  const hints = await conn.sendRequest('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: lineCount, character: 0 } } });
+  inlayAll.push(performance.now() - t);
+  hintCount = hints.length;
+  t = performance.now();
+  await conn.sendRequest('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: Math.max(0, editPos.line - 30), character: 0 }, end: { line: editPos.line + 30, character: 0 } } });
+  inlayScreen.push(performance.now() - t);
+}
+if (hintCount < 1000) throw new Error(`bench: ${hintCount} inlay hints for the 10,000-rule policy, expected thousands`);
+
 // documentSymbol right after 10,000 queued one-character edits of a small document: answered in
 // between, not after a validation per edit (abuse.test.ts asserts the answer and the coalescing;
 // the time is measured here, where the machine is quiet).
@@ -173,6 +197,9 @@ row('server: completion round trip, median', median(completion));
 row('server: completion round trip, p99', quantile(completion, 0.99));
 row('server: hover round trip, median', median(hover));
 row('server: hover round trip, p99', quantile(hover, 0.99));
+row(`server: inlay hints, whole document (${hintCount}), median`, median(inlayAll));
+row('server: inlay hints, whole document, p99', quantile(inlayAll, 0.99));
+row('server: inlay hints, 60 lines at the edit, p99', quantile(inlayScreen, 0.99));
 row('server: documentSymbol after 10,000 queued edits', rapidSymbols);
 console.log(`server RSS: ${rssBaseline.toFixed(0)} MB before open, ${rssLoaded.toFixed(0)} MB after ${EDITS} edits, ${rssClosed.toFixed(0)} MB after close`);
 console.log(`server heap used: ${heapBaseline.toFixed(1)} MB before open, ${heapLoaded.toFixed(1)} MB after ${EDITS} edits, ${heapClosed.toFixed(1)} MB after close`);
@@ -240,6 +267,8 @@ out('LSP completion vs peer validation, median', median(completion) / median(pee
 out('LSP completion vs peer validation, p99', quantile(completion, 0.99) / quantile(peer, 0.99), 0.05);
 out('LSP hover vs peer validation, median', median(hover) / median(peer), 0.1);
 out('LSP hover vs peer validation, p99', quantile(hover, 0.99) / quantile(peer, 0.99), 0.05);
+out('LSP inlay hints of the whole 10,000-rule document vs peer validation, median', median(inlayAll) / median(peer), 0.1);
+out('LSP inlay hints of the whole 10,000-rule document vs peer validation, p99', quantile(inlayAll, 0.99) / quantile(peer, 0.99), 0.1);
 out('LSP formatting of a 10 MB policy, seconds (target: under 2 s)', bigFormat.ms / 1000, 2);
 out('LSP workspace diagnostics, 200 files: spawn to all published vs netpolicy check DIR', median(wsServer) / median(wsCheck), 1.5);
 process.exit(0);

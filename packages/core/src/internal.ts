@@ -8,7 +8,8 @@
  */
 export { MAX_DEPTH } from './validate/parse';
 export { Locator } from './validate/locate';
-export { nodeAt, type NodeAtOffset } from './validate/document';
+export { nodeAt, documentItemSpans, type NodeAtOffset } from './validate/document';
+export type { ItemSpans } from './validate/reparse';
 export { schemaAt, type SchemaFragment } from './validate/schema-at';
 export { toPointer, valueAt } from './validate/pointer';
 export { closeMatches } from './validate/suggest-names';

@@ -1,13 +1,19 @@
 /**
  * Inlay hints, each kind of which a setting turns off: a CIDR's address count, a port's usual
  * service, what an enabled preset adds (from its catalog entry), and, with traces evaluated, how
- * many traced accesses each rule decided. Only the nodes that overlap the requested range are
- * visited (children are found by binary search), so a hint request in a 10,000-rule policy costs
- * what the visible rules cost once the document's tree is built.
+ * many traced accesses each rule decided. Only what overlaps the requested range is read.
+ *
+ * A plain JSON policy is read without its tree (about 150 ms to build for 10,000 rules, and each
+ * keystroke makes a new version): the items of its root arrays are found by the spans core carries
+ * from version to version, those in range are scanned one by one, and the scan stops at the cap.
+ * Any other document (comments, a syntax error, a root member that is an object) is read from its
+ * tree; `treeInlayHints` is also the reference the span reading is held to (inlay-hints.property.test.ts).
  */
 import { escapeControl, type PolicyDocument } from '@netpolicy/core';
-import type { Node } from 'jsonc-parser';
-import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver-types';
+import { documentItemSpans, type ItemSpans } from '@netpolicy/core/internal';
+import { createScanner, type Node } from 'jsonc-parser';
+import { SyntaxKind } from './location';
+import type { InlayHint, Range } from 'vscode-languageserver-types';
 import { rootOf } from './definition';
 import { offsetOf } from './ranges';
 import type { ServiceSettings } from './settings';
@@ -65,68 +71,285 @@ function firstEndingAfter(children: Node[], offset: number): number {
   return lo;
 }
 
+/** Deeper than this many members, nothing is hinted (as the tree reading: a path of property names). */
+const MAX_PATH = 8;
+
 /**
- * The inlay hints of the nodes that overlap `range`.
+ * The hints of one request, in document order, at most MAX_INLAY_HINTS: what each kind of value
+ * says, whichever reading (tree or spans) found it.
+ */
+class Hints {
+  readonly out: InlayHint[] = [];
+  constructor(
+    private readonly doc: PolicyDocument,
+    private readonly settings: ServiceSettings,
+    private readonly options: InlayHintOptions,
+    /** The usage when rule hit counts are shown. */
+    readonly hits: TraceUsage | undefined,
+  ) {}
+
+  get full(): boolean {
+    return this.out.length >= MAX_INLAY_HINTS;
+  }
+
+  private after(end: number, label: string): void {
+    if (!this.full) this.out.push({ position: this.doc.lineIndex.positionAt(end), label, paddingLeft: true });
+  }
+
+  /** A rule's hit count, before it. */
+  ruleHits(pointer: string, offset: number): void {
+    if (!this.hits || this.full) return;
+    const u = this.hits.byRule.get(pointer);
+    this.out.push({ position: this.doc.lineIndex.positionAt(offset), label: `${u?.count ?? 0} hit${u?.count === 1 ? '' : 's'}`, paddingRight: true });
+  }
+
+  port(value: unknown, end: number): void {
+    if (this.options.services === false || !Number.isInteger(value)) return;
+    const service = serviceOfPort(value as number);
+    if (service) this.after(end, service);
+  }
+
+  /** An item of an array under member `key`, at `depth` members from the root (the array's own member included). */
+  leaf(value: unknown, key: string | undefined, depth: number, end: number): void {
+    if (key === 'cidrs' && typeof value === 'string' && this.options.addresses !== false) {
+      const count = addressCount(value);
+      if (count) this.after(end, count);
+    } else if (key === 'ports' && typeof value === 'number') this.port(value, end);
+    else if (key === 'presets' && depth === 1 && typeof value === 'string') {
+      if (this.options.presets !== false) {
+        const entry = this.settings.catalog.byName.get(value);
+        if (entry) this.after(end, entry.description ? fewWords(entry.description) : entry.opaque ? 'contents not published' : 'no description');
+      }
+      if (this.hits) {
+        const u = this.hits.byRule.get(`preset:${value}`);
+        this.after(end, `${u?.count ?? 0} hit${u?.count === 1 ? '' : 's'}`);
+      }
+    }
+  }
+}
+
+/**
+ * The inlay hints of what overlaps `range`.
  * @public
  */
 export function getInlayHints(doc: PolicyDocument, range: Range, settings: ServiceSettings, options: InlayHintOptions = {}, usage?: TraceUsage): InlayHint[] {
-  const root = rootOf(doc);
-  if (root?.type !== 'object') return [];
   const start = offsetOf(doc, range.start);
   const end = offsetOf(doc, range.end);
-  const hits = options.traceHits !== false && usage && usage.traces.length > 0 ? usage : undefined;
-  const out: InlayHint[] = [];
-  const after = (node: Node, label: string, kind?: InlayHintKind): InlayHint => ({ position: doc.lineIndex.positionAt(node.offset + node.length), label, paddingLeft: true, ...(kind ? { kind } : {}) });
+  const hints = new Hints(doc, settings, options, options.traceHits !== false && usage && usage.traces.length > 0 ? usage : undefined);
+  const spans = documentItemSpans(doc);
+  if (spans && spanHints(doc.text, spans, start, end, hints)) return hints.out;
+  // Not as the spans say (a root member holding an object): the tree answers, from scratch.
+  hints.out.length = 0;
+  return treeHints(doc, start, end, hints);
+}
 
-  const visit = (node: Node, key: string | undefined, path: string[]): void => {
-    if (out.length >= MAX_INLAY_HINTS || path.length > 8) return;
+/**
+ * `getInlayHints` read from the document's tree, whatever the document: the reference the
+ * reading by spans is held to.
+ * @internal
+ */
+export function treeInlayHints(doc: PolicyDocument, range: Range, settings: ServiceSettings, options: InlayHintOptions = {}, usage?: TraceUsage): InlayHint[] {
+  const hints = new Hints(doc, settings, options, options.traceHits !== false && usage && usage.traces.length > 0 ? usage : undefined);
+  return treeHints(doc, offsetOf(doc, range.start), offsetOf(doc, range.end), hints);
+}
+
+function treeHints(doc: PolicyDocument, start: number, end: number, hints: Hints): InlayHint[] {
+  const root = rootOf(doc);
+  if (root?.type !== 'object') return [];
+  const visit = (node: Node, key: string | undefined, path: number): void => {
+    if (hints.full || path > MAX_PATH) return;
     const children = node.children ?? [];
     if (node.type === 'property') {
       const [k, v] = children;
       if (!v || v.offset + v.length < start || v.offset > end) return;
       const name = typeof k?.value === 'string' ? k.value : undefined;
-      if (name === 'port' && v.type === 'number') portHint(v);
-      else visit(v, name, name === undefined ? path : [...path, name]);
+      if (name === 'port' && v.type === 'number') hints.port(v.value, v.offset + v.length);
+      else visit(v, name, name === undefined ? path : path + 1);
       return;
     }
-    if (node.type === 'array' && path.length === 1 && (key === 'sources' || key === 'connections') && hits) {
-      // A rule's hit count, before the rule.
-      for (let i = firstEndingAfter(children, start); i < children.length && children[i].offset <= end; i++) {
-        const u = hits.byRule.get(`/${key}/${i}`);
-        out.push({ position: doc.lineIndex.positionAt(children[i].offset), label: `${u?.count ?? 0} hit${u?.count === 1 ? '' : 's'}`, paddingRight: true });
-      }
+    if (node.type === 'array' && node.parent?.parent === root && (key === 'sources' || key === 'connections') && hints.hits) {
+      // A root member's rules (not the items of a rule that is itself an array).
+      for (let i = firstEndingAfter(children, start); i < children.length && children[i].offset <= end; i++) hints.ruleHits(`/${key}/${i}`, children[i].offset);
     }
     for (let i = firstEndingAfter(children, start); i < children.length && children[i].offset <= end; i++) {
       const c = children[i];
-      if (node.type === 'array') leaf(c, key, path);
+      if (node.type === 'array') hints.leaf(c.value, key, path, c.offset + c.length);
       if (c.type === 'object' || c.type === 'array' || c.type === 'property') visit(c, node.type === 'array' ? key : undefined, path);
     }
   };
+  visit(root, undefined, 0);
+  return hints.out;
+}
 
-  const portHint = (n: Node) => {
-    if (options.services === false || !Number.isInteger(n.value)) return;
-    const service = serviceOfPort(n.value as number);
-    if (service) out.push(after(n, service));
-  };
+/** A container being scanned: its member name (an array's items inherit it), its depth in members, whether it is past MAX_PATH. */
+interface Frame { array: boolean; key: string | undefined; depth: number; dead: boolean }
 
-  const leaf = (n: Node, key: string | undefined, path: string[]) => {
-    if (key === 'cidrs' && n.type === 'string' && options.addresses !== false) {
-      const count = addressCount(String(n.value));
-      if (count) out.push(after(n, count));
-    } else if (key === 'ports' && n.type === 'number') portHint(n);
-    else if (key === 'presets' && path.length === 1 && n.type === 'string') {
-      const name = String(n.value);
-      if (options.presets !== false) {
-        const entry = settings.catalog.byName.get(name);
-        if (entry) out.push(after(n, entry.description ? fewWords(entry.description) : entry.opaque ? 'contents not published' : 'no description'));
-      }
-      if (hits) {
-        const u = hits.byRule.get(`preset:${name}`);
-        out.push(after(n, `${u?.count ?? 0} hit${u?.count === 1 ? '' : 's'}`));
-      }
+/**
+ * The hints of a plain JSON document read by its item spans: the root's members are scanned,
+ * each item of a root array in range is scanned alone (a sliced string: nothing copied), items out
+ * of range are stepped over. False when the root has a member this reading does not follow (an
+ * object value), for the tree to answer.
+ */
+function spanHints(text: string, spans: ItemSpans, start: number, end: number, hints: Hints): boolean {
+  const { starts, ends } = spans;
+  const scanner = createScanner(text, true);
+  if (scanner.scan() !== SyntaxKind.OpenBraceToken) return false;
+  // The item starting at an offset (binary search over the spans, from the last one found: the scan only moves on).
+  let item = 0;
+  /** Whether the scan went past the range (nothing after it is hinted). */
+  let past = false;
+  const itemAt = (offset: number): number => {
+    let lo = item, hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! < offset) lo = mid + 1;
+      else hi = mid;
     }
+    item = lo;
+    return starts[lo] === offset ? lo : -1;
   };
+  /**
+   * The items of the array whose `[` was just scanned, each with its index, offset and end (an
+   * object or array stepped over by its span); false when the text is not as the spans say.
+   */
+  const items = (each: (index: number, offset: number, itemEnd: number, kind: number) => boolean): boolean => {
+    let index = 0;
+    for (let u = scanner.scan(); u !== SyntaxKind.CloseBracketToken; u = scanner.scan()) {
+      if (u === SyntaxKind.EOF) return false;
+      if (u === SyntaxKind.CommaToken) continue;
+      const offset = scanner.getTokenOffset();
+      let itemEnd = offset + scanner.getTokenLength();
+      if (u === SyntaxKind.OpenBraceToken || u === SyntaxKind.OpenBracketToken) {
+        const j = itemAt(offset);
+        if (j < 0) return false;
+        itemEnd = ends[j]!;
+        scanner.setPosition(itemEnd);
+      }
+      if (offset > end) {
+        past = true;
+        return true;
+      }
+      if (itemEnd >= start && !each(index, offset, itemEnd, u)) return true;
+      index++;
+    }
+    return true;
+  };
+  for (let t = scanner.scan(); t !== SyntaxKind.CloseBraceToken && t !== SyntaxKind.EOF; t = scanner.scan()) {
+    if (t === SyntaxKind.CommaToken) continue;
+    if (t !== SyntaxKind.StringLiteral) return false;
+    const key = scanner.getTokenValue();
+    if (scanner.scan() !== SyntaxKind.ColonToken) return false;
+    const v = scanner.scan();
+    const offset = scanner.getTokenOffset();
+    if (offset > end) return true;
+    if (v === SyntaxKind.OpenBraceToken) return false;
+    if (v !== SyntaxKind.OpenBracketToken) {
+      // A member holding a number, string or literal: only `port` says something.
+      const valueEnd = offset + scanner.getTokenLength();
+      if (key === 'port' && v === SyntaxKind.NumericLiteral && valueEnd >= start) hints.port(Number(scanner.getTokenValue()), valueEnd);
+      continue;
+    }
+    const content = scanner.getPosition();
+    if (hints.hits && (key === 'sources' || key === 'connections')) {
+      // Hit counts of the rules in range first (as the tree reading), then their hints.
+      if (!items((index, at) => (hints.ruleHits(`/${key}/${index}`, at), !hints.full))) return false;
+      scanner.setPosition(content);
+      past = false;
+    }
+    const read = items((_, at, itemEnd, kind) => {
+      if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) itemHints(text, at, itemEnd, key, start, end, hints);
+      else hints.leaf(tokenValue(scanner, kind), key, 1, itemEnd);
+      return !hints.full;
+    });
+    if (!read) return false;
+    if (hints.full || past) return true;
+  }
+  return true;
+}
 
-  visit(root, undefined, []);
-  return out;
+/** A scalar token's value as jsonc-parser's tree holds it. */
+function tokenValue(scanner: ReturnType<typeof createScanner>, kind: number): unknown {
+  switch (kind) {
+    case SyntaxKind.StringLiteral: return scanner.getTokenValue();
+    case SyntaxKind.NumericLiteral: return Number(scanner.getTokenValue());
+    case SyntaxKind.TrueKeyword: return true;
+    case SyntaxKind.FalseKeyword: return false;
+    default: return null;
+  }
+}
+
+/** The offset of the quote closing the string that opens at `at` (plain JSON: it is there). */
+function closingQuote(text: string, at: number): number {
+  let close = text.indexOf('"', at + 1);
+  for (;;) {
+    let k = close - 1;
+    while (text.charCodeAt(k) === 92 /* \\ */) k--;
+    if (((close - 1 - k) & 1) === 0 || close < 0) return close;
+    close = text.indexOf('"', close + 1);
+  }
+}
+
+/** The value of the string `text[at, close]` (quotes included). */
+function stringAt(text: string, at: number, close: number): string {
+  const inner = text.slice(at + 1, close);
+  return inner.includes('\\') ? (JSON.parse(text.slice(at, close + 1)) as string) : inner;
+}
+
+/**
+ * The hints inside one item (an object or array) of the root array under `rootKey`,
+ * `text[from, to)`, read by a scan of its characters: the item is plain JSON (the document is), so
+ * the scan only tells tokens apart, and builds a value only where a hint may come from (a member
+ * name, a string under `cidrs` or `presets`, a number under `ports` or `port`).
+ */
+function itemHints(text: string, from: number, to: number, rootKey: string, start: number, end: number, hints: Hints): void {
+  const frames: Frame[] = [];
+  let top: Frame | undefined;
+  let property: string | undefined;
+  let expectKey = false;
+  for (let i = from; i < to;) {
+    const c = text.charCodeAt(i);
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      const array = c === 91;
+      // A member's value is one member deeper; an array's item keeps the array's member and depth.
+      const frame: Frame = !top ? { array, key: rootKey, depth: 1, dead: false }
+        : top.array ? { array, key: top.key, depth: top.depth, dead: top.dead }
+        : { array, key: property, depth: top.depth + 1, dead: top.dead || top.depth + 1 > MAX_PATH };
+      frames.push(frame);
+      top = frame;
+      expectKey = !array;
+      i++;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      frames.pop();
+      top = frames[frames.length - 1];
+      i++;
+    } else if (c === 44 /* , */) {
+      expectKey = top !== undefined && !top.array;
+      i++;
+    } else if (c === 34 /* " */) {
+      const close = closingQuote(text, i);
+      if (expectKey) {
+        property = stringAt(text, i, close);
+        expectKey = false;
+      } else if (top && top.array && !top.dead && (top.key === 'cidrs' || top.key === 'presets') && close + 1 >= start && i <= end) {
+        hints.leaf(stringAt(text, i, close), top.key, top.depth, close + 1);
+      }
+      i = close + 1;
+    } else if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58 /* : */) {
+      i++;
+    } else {
+      // A number, true, false or null: up to the next delimiter.
+      let j = i + 1;
+      for (; j < to; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 44 || d === 125 || d === 93 || d === 32 || d === 10 || d === 13 || d === 9) break;
+      }
+      if (top && !top.dead && j >= start && i <= end && (c === 45 /* - */ || (c >= 48 && c <= 57))) {
+        if (top.array) {
+          if (top.key === 'ports') hints.leaf(Number(text.slice(i, j)), top.key, top.depth, j);
+        } else if (property === 'port') hints.port(Number(text.slice(i, j)), j);
+      }
+      i = j;
+    }
+    if (hints.full) return;
+  }
 }

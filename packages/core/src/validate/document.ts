@@ -85,6 +85,17 @@ class ParsedPolicyDocument implements PolicyDocument {
   }
 }
 
+/**
+ * Where the items of the root's arrays (those that are objects or arrays) sit in a plain JSON
+ * document, found once and carried from version to version by `reparsePolicyDocument`; undefined
+ * for a document that is not plain JSON (comments, a syntax error) or whose root is not an object.
+ * @internal
+ */
+export function documentItemSpans(doc: PolicyDocument): ItemSpans | undefined {
+  if (!(doc instanceof ParsedPolicyDocument) || !doc.plain) return undefined;
+  return (doc.spans ??= itemSpans(doc.source));
+}
+
 /** The text the parsers read: a leading byte-order mark becomes a space (same offsets). */
 export function parsedText(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;

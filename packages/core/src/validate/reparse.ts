@@ -15,7 +15,10 @@
  */
 import { closingQuote, plainAsParsed } from './parse';
 
-/** Where the items sit in a text: sorted, non-overlapping. */
+/**
+ * Where the items sit in a text: sorted, non-overlapping.
+ * @internal
+ */
 export interface ItemSpans {
   /** Offset of each item's opening bracket. */
   readonly starts: readonly number[];

@@ -1,0 +1,105 @@
+import { loadPresetCatalog, parsePolicyDocument, reparsePolicyDocument } from '@netpolicy/core';
+import { documentItemSpans } from '@netpolicy/core/internal';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_INLAY_HINTS, getInlayHints, treeInlayHints } from '../src/inlay-hints';
+import { DEFAULT_SETTINGS } from '../src/settings';
+import { emptyUsage } from '../src/trace-usage';
+
+// Inlay hints of a plain JSON policy are read by its item spans, without the document's tree;
+// held here to the tree reading on generated policies, ranges and options.
+
+const catalog = loadPresetCatalog({ presets: [{ name: 'internal', description: 'Our mirror. More.', opaque: true }] });
+const settings = { ...DEFAULT_SETTINGS, catalog };
+
+const key = fc.constantFrom('cidrs', 'ports', 'port', 'presets', 'sources', 'connections', 'host', 'tcp', 'urls', 'x');
+const cidr = fc.oneof(fc.constantFrom('10.0.0.0/8', '2001:db8::/32', '192.0.2.1/32', '::/0', '1.2.3.4', 'a/b', '10.0.0.0/40'), fc.string({ maxLength: 6 }));
+const scalar = fc.oneof(cidr, fc.constantFrom(22, 443, 5432, 1, -1, 2.5, 70000, 'pypi', 'internal', 'npm', true, false, null), fc.integer());
+const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 3 })),
+})).node;
+const rule = fc.dictionary(key, value, { maxKeys: 3 });
+const root = fc.record({
+  presets: fc.array(fc.oneof(fc.constantFrom('pypi', 'internal', 'npm', 'nope'), scalar), { maxLength: 4 }),
+  sources: fc.array(fc.oneof(rule, rule, scalar, fc.array(value, { maxLength: 3 })), { maxLength: 6 }),
+  connections: fc.array(fc.oneof(rule, rule, scalar), { maxLength: 6 }),
+  port: fc.oneof(fc.constant(undefined), scalar),
+  extra: fc.oneof(fc.constant(undefined), fc.array(value, { maxLength: 3 }), scalar),
+}, { requiredKeys: [] });
+const layout = fc.constantFrom(undefined, 0, 1, 2, '\t');
+const options = fc.record({ addresses: fc.boolean(), services: fc.boolean(), presets: fc.boolean(), traceHits: fc.boolean() }, { requiredKeys: [] });
+
+function usageFor(text: string) {
+  const usage = emptyUsage();
+  usage.traces.push('t.json');
+  for (let i = 0; i < 6; i++) usage.byRule.set(`/sources/${i}`, { count: i, hosts: [] });
+  usage.byRule.set('/connections/1', { count: 1, hosts: [] });
+  usage.byRule.set('preset:pypi', { count: text.length, hosts: [] });
+  return usage;
+}
+
+describe('inlay hints read by spans', () => {
+  it('equal the tree reading, for any plain policy, range and options', () => {
+    let bySpans = 0;
+    fc.assert(fc.property(root, layout, fc.nat(), fc.nat(), options, fc.boolean(), (policy, indent, a, b, opts, traced) => {
+      const text = JSON.stringify(policy, null, indent as any);
+      const doc = parsePolicyDocument(text);
+      if (documentItemSpans(doc)) bySpans++;
+      const [from, to] = [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y);
+      const range = { start: doc.lineIndex.positionAt(from), end: doc.lineIndex.positionAt(to) };
+      const usage = traced ? usageFor(text) : undefined;
+      expect(getInlayHints(doc, range, settings, opts, usage)).toEqual(treeInlayHints(doc, range, settings, opts, usage));
+    }), { numRuns: 600 });
+    expect(bySpans).toBeGreaterThan(500);
+  });
+
+  it('equal the tree reading after edits reparsed one rule at a time', () => {
+    fc.assert(fc.property(root, fc.array(fc.tuple(fc.nat(), cidr), { minLength: 1, maxLength: 5 }), (policy, edits) => {
+      let text = JSON.stringify(policy, null, 2);
+      let doc = parsePolicyDocument(text);
+      for (const [at, insert] of edits) {
+        // Replace a string value inside the text by another (often inside one rule: reparsed alone).
+        const quotes = [...text.matchAll(/"[^"\\]*"(?!\s*:)/g)];
+        if (quotes.length === 0) return;
+        const m = quotes[at % quotes.length]!;
+        const replacement = JSON.stringify(insert);
+        const start = m.index!;
+        const next = text.slice(0, start) + replacement + text.slice(start + m[0].length);
+        doc = reparsePolicyDocument(doc, next, { start, end: start + m[0].length, newEnd: start + replacement.length });
+        text = next;
+        const range = { start: { line: 0, character: 0 }, end: doc.lineIndex.positionAt(text.length) };
+        expect(getInlayHints(doc, range, settings, {}, usageFor(text))).toEqual(treeInlayHints(doc, range, settings, {}, usageFor(text)));
+      }
+    }), { numRuns: 200 });
+  });
+
+  it('stop at the cap, in document order, both readings alike', () => {
+    const rules = Array.from({ length: 2 * MAX_INLAY_HINTS }, (_, i) => ({ tcp: { cidrs: [`10.${i >> 8 & 255}.${i & 255}.0/24`], ports: [5432] } }));
+    const text = JSON.stringify({ presets: ['pypi'], connections: rules }, null, 2);
+    const doc = parsePolicyDocument(text);
+    expect(documentItemSpans(doc)).toBeDefined();
+    const range = { start: { line: 0, character: 0 }, end: doc.lineIndex.positionAt(text.length) };
+    const hints = getInlayHints(doc, range, settings);
+    expect(hints).toHaveLength(MAX_INLAY_HINTS);
+    expect(hints).toEqual(treeInlayHints(doc, range, settings));
+    expect(hints.slice(0, 3).map((h) => h.label)).toEqual(['The Python Package Index (pypi.org, files.pythonhosted.org)', '256 addresses', 'postgres']);
+  });
+
+  it('escaped member names and strings, CRLF line ends and non-ASCII text read as the tree reads them', () => {
+    const text = '{\r\n  "presets": ["\\u0070ypi", "é"],\r\n  "connections": [\r\n    { "tcp": { "\\u0063idrs": ["10.0.0.0\\/8", "é"], "p\\u006frts": [ 22 , 5432 ] } },\r\n    { "ssh": { "port": 22, "x": { "port": 443 } } }\r\n  ]\r\n}';
+    const doc = parsePolicyDocument(text);
+    expect(documentItemSpans(doc)).toBeDefined();
+    const range = { start: { line: 0, character: 0 }, end: doc.lineIndex.positionAt(text.length) };
+    const hints = getInlayHints(doc, range, settings);
+    expect(hints).toEqual(treeInlayHints(doc, range, settings));
+    expect(hints.map((h) => h.label)).toEqual(['The Python Package Index (pypi.org, files.pythonhosted.org)', '16,777,216 addresses', 'ssh', 'postgres', 'ssh', 'https']);
+  });
+
+  it('a document with comments or a root member holding an object is read from its tree', () => {
+    for (const text of ['{ "connections": [ { "tcp": { "ports": [22] } } ] // c\n}', '{ "meta": { "port": 22 }, "connections": [ { "tcp": { "ports": [22] } } ] }']) {
+      const doc = parsePolicyDocument(text, { fileName: 'p.netpolicy.jsonc' });
+      const range = { start: { line: 0, character: 0 }, end: doc.lineIndex.positionAt(text.length) };
+      expect(getInlayHints(doc, range, settings).map((h) => h.label)).toEqual(text.includes('meta') ? ['ssh', 'ssh'] : ['ssh']);
+    }
+  });
+});
