@@ -492,7 +492,7 @@ function codeCaches() {
 function extensionBundles() {
   const ext = `${root}extension/`;
   mkdirSync(`${ext}schemas`, { recursive: true });
-  for (const name of ['network-policy.schema.json', 'netpolicy-config.schema.json']) copyFileSync(`${root}schemas/${name}`, `${ext}schemas/${name}`);
+  for (const name of ['network-policy.schema.json', 'netpolicy-config.schema.json', 'policy-tests.schema.json']) copyFileSync(`${root}schemas/${name}`, `${ext}schemas/${name}`);
   if (release) for (const map of ['extension.js.map', 'server.js.map', 'web/extension.js.map', 'web/server.js.map']) rmSync(`${ext}dist/${map}`, { force: true });
   const opts = { ...common, alias: workspaceSources, plugins: [lazyPackageUrl], minify: release, sourcemap: !release, legalComments: 'none', logOverride: { 'empty-import-meta': 'silent' } };
   return [

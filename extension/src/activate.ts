@@ -7,13 +7,14 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { PROJECT_CONFIG_FILE, parseProjectConfig } from '@netpolicy/core';
 import { usableGlobPatterns } from '@netpolicy/core/internal';
-import { POLICY_LANGUAGES, languageFor } from './languages';
+import { SERVER_LANGUAGES, languageFor } from './languages';
 import { registerCommands, type Platform } from './commands';
 import { log, outputChannel } from './output';
 import { ExplainPanel } from './explain-panel';
 import { readWorkspaceFile } from './files';
 import { showError, showWarning } from './notify';
 import { registerPresetView } from './preset-view';
+import { policyTestRunMiddleware } from './policy-test-runs';
 import { registerShowReferences, showReferencesFeature } from './show-references';
 
 export type ClientFactory = (options: LanguageClientOptions, context: vscode.ExtensionContext) => BaseLanguageClient | Promise<BaseLanguageClient>;
@@ -91,7 +92,7 @@ class LanguageAssigner {
 
   async assign(doc: vscode.TextDocument): Promise<void> {
     if (doc.isClosed || doc.uri.scheme === 'output' || doc.uri.scheme === 'git') return;
-    const isOurs = POLICY_LANGUAGES.includes(doc.languageId);
+    const isOurs = SERVER_LANGUAGES.includes(doc.languageId);
     if (!isOurs && doc.languageId !== 'json' && doc.languageId !== 'jsonc') return;
     const root = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.path;
     const wanted = languageFor(doc.uri.path, { root, filePatterns: this.patterns, serverEnabled: serverEnabled() });
@@ -120,7 +121,7 @@ function trustStatus(context: vscode.ExtensionContext): void {
     item.tooltip = trusted ? 'netpolicy: traces, preset catalogs and Fetch Job Trace are available (trusted folder).' : RESTRICTED_TOOLTIP;
     item.command = trusted ? 'netpolicy.showOutput' : 'workbench.trust.manage';
     const doc = vscode.window.activeTextEditor?.document;
-    if (doc && POLICY_LANGUAGES.includes(doc.languageId)) item.show();
+    if (doc && SERVER_LANGUAGES.includes(doc.languageId)) item.show();
     else item.hide();
   };
   update();
@@ -139,14 +140,14 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument(async (d) => {
       await assigner.assign(d);
-      if (POLICY_LANGUAGES.includes(d.languageId)) await startClient();
+      if (SERVER_LANGUAGES.includes(d.languageId)) await startClient();
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('netpolicy.filePatterns')) await assigner.refresh();
       if (e.affectsConfiguration('netpolicy.server.enable')) {
         if (!serverEnabled()) await stopClient();
         await assigner.refresh();
-        if (serverEnabled() && vscode.workspace.textDocuments.some((d) => POLICY_LANGUAGES.includes(d.languageId))) await startClient();
+        if (serverEnabled() && vscode.workspace.textDocuments.some((d) => SERVER_LANGUAGES.includes(d.languageId))) await startClient();
       }
     }),
   );
@@ -155,11 +156,13 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
 
   const clientOptions: LanguageClientOptions = {
     // Every scheme: file on the desktop, vscode-vfs and others in the browser.
-    documentSelector: POLICY_LANGUAGES.map((language) => ({ language })),
+    documentSelector: SERVER_LANGUAGES.map((language) => ({ language })),
     outputChannel: channel,
     markdown: { isTrusted: false, supportHtml: false },
     // Untrusted: the server reads no trace, catalog or path named by netpolicy.config.json.
     initializationOptions: () => ({ workspaceTrusted: vscode.workspace.isTrusted }),
+    // A test file's lens runs its tests: the outcome is said in the status bar.
+    middleware: policyTestRunMiddleware,
   };
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
     void client?.sendNotification(WORKSPACE_TRUST_METHOD, { trusted: true }).catch(() => undefined);
@@ -208,7 +211,7 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
 
   await assigner.refresh();
   // The server starts with the first policy document (a workspace of other JSON costs nothing).
-  const policyOpen = vscode.workspace.textDocuments.some((d) => POLICY_LANGUAGES.includes(d.languageId));
+  const policyOpen = vscode.workspace.textDocuments.some((d) => SERVER_LANGUAGES.includes(d.languageId));
   activationMs = Date.now() - activatedAt;
   if (policyOpen) await startClient();
   return { client: () => client, activatedAt, started, activationMs: () => activationMs, explainPanel: () => ExplainPanel.current };

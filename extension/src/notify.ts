@@ -1,6 +1,6 @@
 /**
- * The one way the extension shows text: every notification, modal, progress title, quick pick
- * label and input box title goes through here, and through core's `escapeMessage` (control and
+ * The one way the extension shows text: every notification, modal, progress title, status bar
+ * message, quick pick label and input box title goes through here, and through core's `escapeMessage` (control and
  * bidi characters escaped, `[text](command:...)` broken so that VS Code renders no live link, cut
  * to a length). Outside text (a setting, a file's name, a trace's URL, a service's problem title)
  * reaches most messages; escaping the whole message at the sink leaves none out. The buttons are
@@ -43,6 +43,11 @@ function shown(show: (message: string, ...rest: unknown[]) => Thenable<unknown>)
 export const showInfo: Show = shown((m, ...r) => vscode.window.showInformationMessage(m, ...(r as string[])));
 export const showWarning: Show = shown((m, ...r) => vscode.window.showWarningMessage(m, ...(r as string[])));
 export const showError: Show = shown((m, ...r) => vscode.window.showErrorMessage(m, ...(r as string[])));
+
+/** A status bar message for `ms`: the extension's own icon (`$(pass)`), then the text as a label (escaped, `$(` shown as text). */
+export function showStatus(icon: string, text: string, ms: number): vscode.Disposable {
+  return vscode.window.setStatusBarMessage(`${icon} ${labelText(text)}`, ms);
+}
 
 /** A progress notification whose title holds outside text. */
 export function withProgress<R>(title: string, cancellable: boolean, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>): Thenable<R> {

@@ -28,4 +28,14 @@ describe('languageFor', () => {
     expect(languageFor('/w/a.netpolicy.jsonc', { serverEnabled: false })).toBe('jsonc');
     expect(languageFor('/w/package.json', { serverEnabled: false })).toBeUndefined();
   });
+
+  it('gives policy test files their own language, before filePatterns would make them policies', () => {
+    expect(languageFor('/w/policy.tests.json')).toBe('netpolicy-tests');
+    expect(languageFor('/w/ci/Build.TESTS.json')).toBe('netpolicy-tests');
+    expect(languageFor('/w/policies/ci.tests.json', { root: '/w', filePatterns: ['policies/*.json'] })).toBe('netpolicy-tests');
+    expect(languageFor('/w/policies/ci.json', { root: '/w', filePatterns: ['policies/*.json'] })).toBe('netpolicy');
+    // The name alone is not a test file (core's isPolicyTestFile); nor a folder named like one.
+    for (const p of ['/w/.tests.json', '/w/a.tests.json/policy.json', '/w/tests.json', '/w/a.tests.jsonc']) expect(languageFor(p), p).toBeUndefined();
+    expect(languageFor('/w/policy.tests.json', { serverEnabled: false })).toBe('json');
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Every message the extension shows goes through notify.ts (issue 28 item 1): no other file
- * calls VS Code's show*Message or withProgress, whose texts render `[a](command:x)` as a live link.
+ * calls VS Code's show*Message, setStatusBarMessage or withProgress, whose texts render `[a](command:x)` as a live link.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,10 +8,10 @@ import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 
 const src = new URL('../../src/', import.meta.url).pathname;
-const SINKS = /vscode\.window\.(showInformationMessage|showWarningMessage|showErrorMessage|withProgress)\s*\(/g;
+const SINKS = /vscode\.window\.(showInformationMessage|showWarningMessage|showErrorMessage|withProgress|setStatusBarMessage)\s*\(/g;
 
 describe('message sinks of the extension', () => {
-  it('only notify.ts calls show*Message or withProgress', () => {
+  it('only notify.ts calls show*Message, setStatusBarMessage or withProgress', () => {
     const offenders: string[] = [];
     for (const name of readdirSync(src).filter((n) => n.endsWith('.ts'))) {
       if (name === 'notify.ts') continue;
@@ -34,6 +34,10 @@ vi.mock('vscode', () => {
       showInformationMessage: record('info'),
       showWarningMessage: record('warning'),
       showErrorMessage: record('error'),
+      setStatusBarMessage: (...args: unknown[]) => {
+        calls.push(['status', ...args]);
+        return { dispose() {} };
+      },
       withProgress: (options: { title: string }, task: (p: { report(v: unknown): void }, t: unknown) => unknown) => {
         calls.push(['progress', options.title]);
         return task({ report: (v) => calls.push(['report', v]) }, {});
@@ -56,8 +60,9 @@ describe('notify.ts', () => {
       await notify.showWarning(`netpolicy: ${text}`);
       await notify.showError(`netpolicy: ${text}`, { modal: true, detail: text }, 'OK');
       await notify.withProgress(`netpolicy: explaining ${text}`, true, async (p) => { p.report({ message: text }); });
+      notify.showStatus('$(pass)', `netpolicy: ${text}`, 10);
       const shown = calls.flatMap((c) => c.slice(1)).flatMap((a) => (typeof a === 'string' ? [a] : a && typeof a === 'object' ? Object.values(a).filter((v): v is string => typeof v === 'string') : []));
-      expect(shown.length).toBeGreaterThanOrEqual(8);
+      expect(shown.length).toBeGreaterThanOrEqual(9);
       for (const s of shown) {
         expect(s).not.toMatch(VSCODE_LINK);
         expect(s).not.toMatch(/[\u0000-\u001f\u202e]/);
@@ -65,6 +70,10 @@ describe('notify.ts', () => {
       // The buttons are passed on as given.
       expect(calls[0]).toEqual(['info', notify.messageText(`netpolicy: ${text}`), 'Show Output']);
       expect(notify.labelText(text)).not.toMatch(/(^|[^\\])\$\(/);
+      // A status message: the extension's icon, then the text with no icon of its own.
+      const status = calls.find((c) => c[0] === 'status')!;
+      expect(status[1]).toBe(`$(pass) ${notify.labelText(`netpolicy: ${text}`)}`);
+      expect(status[2]).toBe(10);
     }), { numRuns: 300 });
   });
 
