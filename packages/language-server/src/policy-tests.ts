@@ -116,6 +116,8 @@ export class PolicyTestFiles {
       }
     }
     const binding = bindPolicyTests(value, names);
+    // An editor that reads no files (a browser) knows only the open documents of the folder: say so, not "no policy file".
+    if (binding.kind === 'none' && !this.host.listFolder) return { problem: 'no policy of this folder is open, and this editor reads no files: open the policy beside this test file (or name it with "policy": "FILE" and open it)' };
     if (binding.kind === 'ambiguous' || binding.kind === 'none') return { problem: `${unboundProblem(binding, 'this folder')}: add "policy": "FILE"` };
     const policyPath = joinPath(folder, binding.kind === 'member' ? binding.path : binding.name);
     const shown = binding.kind === 'member' ? binding.path : binding.name;
