@@ -1,6 +1,7 @@
 /**
  * The open documents: their text (vscode-languageserver's TextDocuments), one parse and one
- * validation per version (the core diagnostics per settings generation), and what was published.
+ * validation per version (the core diagnostics per settings generation), and what was published
+ * (diagnostics-out.ts: published, or kept for the client's pulls).
  * Diagnostics are debounced and versioned: one complete publish per settled version, never a
  * stale one; work for a closed document is dropped. Traces are evaluated after a longer pause
  * (trace-evaluation.ts), and their usage kept per version.
@@ -9,10 +10,12 @@ import { LineIndex, parsePolicyDocument, parseProjectConfig, reparsePolicyDocume
 import { policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
 import { ErrorCodes, ResponseError, TextDocuments, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { DiagnosticsOut } from './diagnostics-out';
 import type { ServerHost } from './host';
 import { TextChanges } from './text-changes';
 import { PolicyTestFiles } from './policy-tests';
-import { quietly, type Session } from './session';
+import type { Progress } from './progress';
+import type { Session } from './session';
 import { TRACE_DEBOUNCE_MS, evaluable, type TraceEvaluator } from './trace-evaluation';
 import type { Workspace } from './workspace';
 
@@ -70,6 +73,9 @@ export class Documents {
     private readonly session: Session,
     private readonly workspace: Workspace,
     private readonly traces: TraceEvaluator,
+    /** Where diagnostics go: published, or kept for the client's pulls (diagnostics-out.ts). */
+    private readonly out: DiagnosticsOut,
+    private readonly progress: Progress,
   ) {
     this.tests = new PolicyTestFiles(host, session, workspace, () => this.texts.all());
   }
@@ -141,7 +147,7 @@ export class Documents {
   publish(uri: string): void {
     const td = this.texts.get(uri);
     if (!td) return;
-    const { connection, session, workspace, traces } = this;
+    const { session, workspace, traces } = this;
     session.guard('validation', undefined, () => {
       if (workspace.isConfigUri(uri)) {
         const path = this.host.uriToPath(uri) ?? uri;
@@ -150,7 +156,7 @@ export class Documents {
         const { config, diagnostics: found } = parseProjectConfig(text, path);
         const diagnostics = found.map((d) => toLspDiagnostic(doc, uri, d));
         diagnostics.push(...workspace.problems.configDiagnostics(doc, config));
-        quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
+        this.out.document(uri, td.version, diagnostics);
         return;
       }
       if (this.tests.isTestUri(uri)) return this.publishTests(td);
@@ -158,8 +164,8 @@ export class Documents {
       // The test files that test this policy run again.
       if (doc) this.policyFilesChanged([this.host.uriToPath(uri) ?? uri]);
       if (!doc) {
-        // Not (or no longer) a policy file: nothing, or clear what an earlier publish left.
-        if (this.publishedNonEmpty.delete(uri)) quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics: [] }));
+        // Not (or no longer) a policy file: nothing, or clear what an earlier publish left (a pull is answered: none).
+        if (this.publishedNonEmpty.delete(uri) || this.out.pull) this.out.document(uri, td.version, []);
         return;
       }
       const e = this.entryOf(uri);
@@ -174,7 +180,7 @@ export class Documents {
       }
       const diagnostics: LspDiagnostic[] = this.coreDiagnostics(uri).map((d) => toLspDiagnostic(doc, uri, d));
       if (e.usage && e.usageVersion === td.version && !doc.syntaxFailed) diagnostics.push(...unusedRuleHints(doc, uri, e.usage));
-      quietly(connection.sendDiagnostics({ uri, version: td.version, diagnostics }));
+      this.out.document(uri, td.version, diagnostics);
       if (diagnostics.length > 0) this.publishedNonEmpty.add(uri);
       else this.publishedNonEmpty.delete(uri);
       if (following && e.usageVersion !== td.version) this.scheduleTraces(uri);
@@ -186,7 +192,7 @@ export class Documents {
     const { uri, version } = td;
     this.tests.evaluate(td).then((diagnostics) => {
       if (!diagnostics || this.session.shutDown || this.texts.get(uri)?.version !== version) return;
-      quietly(this.connection.sendDiagnostics({ uri, version, diagnostics }));
+      this.out.document(uri, version, diagnostics);
       if (diagnostics.length > 0) this.publishedNonEmpty.add(uri);
       else this.publishedNonEmpty.delete(uri);
       this.session.refreshLenses();
@@ -240,7 +246,13 @@ export class Documents {
     const stale = () => e.traceRun !== run || this.texts.get(uri)?.version !== version || this.entries.get(uri) !== e || !this.session.trusted;
     // A policy that is not valid is not evaluated (as `netpolicy explain`); lint findings, whatever their severity, do not stop it.
     if (!evaluable(doc, this.coreDiagnostics(uri))) return;
-    const usage = await this.traces.evaluate(uri, doc, stale);
+    const task = this.progress.begin('Evaluating traces');
+    let usage: TraceUsage | undefined;
+    try {
+      usage = await this.traces.evaluate(uri, doc, stale, (done, total) => task.report(`${done} of ${total} traces`, (100 * done) / total));
+    } finally {
+      task.end();
+    }
     if (!usage || stale()) return;
     e.usage = usage;
     e.usageVersion = version;
@@ -278,7 +290,7 @@ export class Documents {
       entry.traceRun++;
       this.entries.delete(uri);
     }
-    if (this.publishedNonEmpty.delete(uri)) quietly(this.connection.sendDiagnostics({ uri, diagnostics: [] }));
+    this.out.closed(uri, this.publishedNonEmpty.delete(uri));
     // With the last document closed, a server started with --expose-gc (the bench) collects at once,
     // so its memory can be compared with the baseline.
     if (this.entries.size === 0) (globalThis as { gc?: () => void }).gc?.();

@@ -101,6 +101,8 @@ export const PARAMS: Readonly<Record<string, Check>> = {
   'textDocument/prepareRename': atPosition,
   'textDocument/rename': object({ textDocument, position, newName: str }),
   'textDocument/inlayHint': object({ textDocument, range }),
+  'textDocument/diagnostic': object({ textDocument }, { previousResultId: str }),
+  'workspace/diagnostic': object({ previousResultIds: array(object({ uri: str, value: str })) }),
   'textDocument/references': object({ textDocument, position }, { context: object({ includeDeclaration: bool }) }),
   [WorkspaceTrustNotificationMethod]: object({ trusted: bool }),
 };

@@ -6,13 +6,17 @@
  * - documents.ts: the open documents, one parse and validation per version, what was published
  *   (trace-evaluation.ts evaluates their traces);
  * - workspace-check.ts: every policy file of the folders, checked from disk in the background;
+ * - diagnostics-out.ts: where diagnostics go (published, or kept for the client's pulls);
+ *   progress.ts: the background work shown as work done progress;
  * - requests.ts: the lifecycle and params checks, cancellation and slices around each request.
  */
 import type { Connection } from 'vscode-languageserver';
+import { DiagnosticsOut } from './diagnostics-out';
 import { Documents } from './documents';
 import type { ServerHost } from './host';
+import { Progress } from './progress';
 import { Requests } from './requests';
-import { Session, quietly } from './session';
+import { Session } from './session';
 import { guardMessages } from './sink';
 import { TraceEvaluator } from './trace-evaluation';
 import { Workspace } from './workspace';
@@ -29,6 +33,7 @@ import * as hover from './handlers/hover';
 import * as inlayHints from './handlers/inlay-hints';
 import * as lifecycle from './handlers/lifecycle';
 import * as links from './handlers/links';
+import * as pullDiagnostics from './handlers/pull-diagnostics';
 import * as references from './handlers/references';
 import * as rename from './handlers/rename';
 import * as symbols from './handlers/symbols';
@@ -61,13 +66,20 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
   const session = new Session(connection);
   const workspace = new Workspace(host, session);
   const traces = new TraceEvaluator(host, session, workspace);
-  const documents = new Documents(connection, host, session, workspace, traces);
+  // Diagnostics published, or kept for the client's pulls; progress of the background work, for a client that shows it.
+  const out = new DiagnosticsOut(connection, host, session);
+  const progress = new Progress(connection, session);
+  const documents = new Documents(connection, host, session, workspace, traces, out, progress);
   const requests = new Requests(session, documents);
   // Every policy file of the workspace folders, from disk, in the background (open documents: from the buffer).
   const check = new WorkspaceCheck({
     host, roots: () => workspace.roots, isPolicyPath: (path) => workspace.isPolicyUri(host.pathToUri(path)), isOpen: (path) => documents.all().some((td) => host.uriToPath(td.uri) === path),
     service: (uri) => workspace.folderOf(uri).service, maxFilesSetting: () => session.editorSettings.workspaceDiagnostics?.maxFiles,
-    publish: (uri, diagnostics) => quietly(connection.sendDiagnostics({ uri, diagnostics })), log: (message) => session.log(message),
+    publish: (uri, diagnostics) => out.file(uri, diagnostics), log: (message) => session.log(message),
+    walking: () => {
+      const [task, ended] = [progress.begin('Checking policy files'), out.checkStarted()];
+      return { report: (checked, found) => task.report(`${checked} of ${found} files`), end: () => { task.end(); ended(); } };
+    },
   });
   // New settings: the open documents first, then the files on disk.
   workspace.onApplied(() => {
@@ -75,11 +87,12 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
     check.restart();
   });
   workspace.onProblemsChanged(() => documents.republishConfigs());
-  // A document closed: the file on disk is what counts again.
+  // A document closed: the file on disk is what counts again. Opened: its diagnostics are the buffer's.
   documents.texts.onDidClose((e) => check.closed(e.document.uri));
+  documents.texts.onDidOpen((e) => out.opened(e.document.uri));
 
-  const parts = { host, session, workspace, documents, requests, check };
-  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition, highlight, rename, inlayHints]) handlers.register(connection, parts);
+  const parts = { host, session, workspace, documents, requests, check, out, progress };
+  for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition, highlight, rename, inlayHints, pullDiagnostics]) handlers.register(connection, parts);
   references.register(connection, { ...parts, traces });
   documents.listen();
   connection.listen();

@@ -30,12 +30,22 @@ export interface ClientAbilities {
   documentChanges: boolean;
   /** The client-side commands it runs, as rust-analyzer's clients say them (`experimental.commands.commands`): a count lens opens references through one. */
   clientCommands: readonly string[];
+  /**
+   * It pulls diagnostics (`textDocument.diagnostic`) and can be asked to pull again
+   * (`workspace.diagnostics.refreshSupport`): diagnostics-out.ts keeps them for its pulls and
+   * publishes none. Without refresh (Neovim 0.10) it keeps the push: what traces, settings or a
+   * test file's policy change without an edit would otherwise stay unseen.
+   */
+  pullDiagnostics: boolean;
+  /** It shows server-initiated progress (`window.workDoneProgress`; progress.ts). */
+  workDoneProgress: boolean;
 }
 
 /** Before `initialize`. */
 const UNKNOWN_CLIENT: ClientAbilities = {
   canPullConfiguration: false, configurationAdvertised: false, canRegisterConfiguration: false, codeActionLiterals: true,
   features: undefined, canFollowFolders: false, canRefreshLenses: false, canWatchFiles: false, documentChanges: false, clientCommands: [],
+  pullDiagnostics: false, workDoneProgress: false,
 };
 
 /** What a client can do, from its capabilities. */
@@ -61,6 +71,8 @@ export function negotiate(params: InitializeParams): ClientAbilities {
     canWatchFiles: caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
     clientCommands: Array.isArray(commands) ? commands.filter((c): c is string => typeof c === 'string').slice(0, 100) : [],
+    pullDiagnostics: !!caps.textDocument?.diagnostic && typeof caps.textDocument.diagnostic === 'object' && caps.workspace?.diagnostics?.refreshSupport === true,
+    workDoneProgress: caps.window?.workDoneProgress === true,
   };
 }
 

@@ -95,15 +95,16 @@ export class TraceEvaluator {
   /**
    * Explains every trace of the folder of `uri` against `doc`; undefined when `stale` said so on
    * the way. The file problems met are said together (100,000 missing traces: one notification).
+   * `progress` hears of each trace file done, of how many known so far (a folder of traces counts once it is listed).
    */
-  async evaluate(uri: string, doc: PolicyDocument, stale: () => boolean): Promise<TraceUsage | undefined> {
+  async evaluate(uri: string, doc: PolicyDocument, stale: () => boolean, progress?: (done: number, total: number) => void): Promise<TraceUsage | undefined> {
     const usage = emptyUsage();
     const folder = this.workspace.folderOf(uri);
     const within = this.session.confined(folder.root);
     const release = this.workspace.problems.hold();
     let invalid: TraceUsage['errors'];
     try {
-      invalid = await this.evaluateTracesOf(doc, folder, within, usage, stale);
+      invalid = await this.evaluateTracesOf(doc, folder, within, usage, stale, progress);
     } finally {
       release();
     }
@@ -118,7 +119,7 @@ export class TraceEvaluator {
    * Explains each trace of `folder` against `doc` into `usage` (returns early once `stale`);
    * returns the errors of traces that were read but are not valid traces.
    */
-  private async evaluateTracesOf(doc: PolicyDocument, folder: Folder, within: string | undefined, usage: TraceUsage, stale: () => boolean): Promise<TraceUsage['errors']> {
+  private async evaluateTracesOf(doc: PolicyDocument, folder: Folder, within: string | undefined, usage: TraceUsage, stale: () => boolean, progress?: (done: number, total: number) => void): Promise<TraceUsage['errors']> {
     const { host, workspace } = this;
     const { problems } = workspace;
     const invalid: TraceUsage['errors'] = [];
@@ -134,6 +135,7 @@ export class TraceEvaluator {
       }
     };
     let sliceStart = Date.now();
+    let [done, total] = [0, folder.traces.length];
     for (const t of folder.traces) {
       // 100,000 entries are worked through in slices: edits, requests and publishes go in between.
       if (Date.now() - sliceStart >= SLICE_MS) {
@@ -147,8 +149,10 @@ export class TraceEvaluator {
       } catch (err) {
         if (stale()) return invalid;
         failed(t, err);
+        progress?.(++done, total);
         continue;
       }
+      total += files.length - 1;
       if (files.length !== 1 || files[0] !== t) problems.clear(t);
       for (const file of files) {
         if (stale()) return invalid;
@@ -172,6 +176,7 @@ export class TraceEvaluator {
           if (err instanceof Cancelled || stale()) return invalid;
           failed(file, err);
         }
+        progress?.(++done, total);
       }
     }
     return invalid;

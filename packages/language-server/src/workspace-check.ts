@@ -47,6 +47,8 @@ export interface WorkspaceCheckDeps {
   maxFilesSetting(): unknown;
   publish(uri: string, diagnostics: LspDiagnostic[]): void;
   log(message: string): void;
+  /** A walk through the folders begins (progress, and when a workspace pull may answer): it reports the files checked and found so far, then ends (cancelled too). */
+  walking?(): { report(checked: number, found: number): void; end(): void };
 }
 
 /** The setting's value: a number of files (floored, at most 100,000), 0 = off; anything else is the default. */
@@ -116,7 +118,8 @@ export class WorkspaceCheck {
     // A timer, not an immediate: the open documents' publishes, scheduled just before, go first.
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.walk(this.run).catch((err) => this.deps.log(`workspace diagnostics failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`));
+      const walking = this.enabled ? this.deps.walking?.() : undefined;
+      void this.walk(this.run, walking).catch((err) => this.deps.log(`workspace diagnostics failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)).finally(() => walking?.end());
     }, 0);
   }
 
@@ -227,7 +230,7 @@ export class WorkspaceCheck {
   }
 
   /** Finds the policy files of every workspace folder, breadth first, checking each as it is found. */
-  private async walk(run: number): Promise<void> {
+  private async walk(run: number, walking?: { report(checked: number, found: number): void }): Promise<void> {
     for (const [p, uri] of this.files) this.stale.set(p, uri);
     this.files = new Map();
     const cancelled = () => run !== this.run;
@@ -301,6 +304,7 @@ export class WorkspaceCheck {
             this.stale.delete(path);
             await this.check(path, reading);
             if (cancelled()) return;
+            walking?.report(this.files.size, this.files.size + found.length - i - 1);
             // Files are checked in slices of SLICE_MS: a yield per file cost more than the checks.
             if (Date.now() - sliceStart >= SLICE_MS) {
               await yieldToEvents();

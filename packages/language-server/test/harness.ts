@@ -27,6 +27,8 @@ export interface TestClient {
   serverRequests: Array<{ method: string; params: any }>;
   /** Every window/logMessage (a handler that threw logs `... failed:` with type 1). */
   logs: Array<{ type: number; message: string }>;
+  /** Every `$/progress` with a token no handler took (work done progress), in order. */
+  progress: Array<{ token: string | number; value: any }>;
   settings: Record<string, unknown>;
   request<T = any>(method: string, params: unknown): Promise<T>;
   notify(method: string, params: unknown): Promise<void>;
@@ -51,6 +53,8 @@ export interface ClientOptions {
   configuration?: 'answer' | 'never';
   /** Answers workspace/applyEdit (default: applied). */
   applyEdit?: (params: any) => unknown;
+  /** How the client treats window/workDoneProgress/create: make the token (default), refuse it, or never answer. */
+  createProgress?: 'answer' | 'refuse' | 'never';
 }
 
 /** A temporary folder holding these files (their folders made on the way); the caller removes it. */
@@ -88,8 +92,9 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   const messages: Array<{ type: number; message: string }> = [];
   const serverRequests: Array<{ method: string; params: any }> = [];
   const logs: Array<{ type: number; message: string }> = [];
+  const progress: Array<{ token: string | number; value: any }> = [];
   const client: TestClient = {
-    connection, published, messages, serverRequests, logs, settings: 'settings' in options ? options.settings! : {}, child,
+    connection, published, messages, serverRequests, logs, progress, settings: 'settings' in options ? options.settings! : {}, child,
     request: (method, params) => connection.sendRequest(method, params),
     notify: (method, params) => connection.sendNotification(method, params),
     diagnostics(uri, version, since = 0) {
@@ -123,6 +128,13 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   });
   connection.onRequest('client/registerCapability', (p) => { record('client/registerCapability', p); return null; });
   connection.onRequest('workspace/codeLens/refresh', () => null);
+  connection.onRequest('workspace/diagnostic/refresh', (p) => { record('workspace/diagnostic/refresh', p); return null; });
+  connection.onRequest('window/workDoneProgress/create', (p) => {
+    record('window/workDoneProgress/create', p);
+    if (options.createProgress === 'refuse') throw new Error('no progress here');
+    return options.createProgress === 'never' ? new Promise(() => {}) : null;
+  });
+  connection.onUnhandledProgress((p) => progress.push(p));
   connection.onRequest('workspace/applyEdit', (p) => { record('workspace/applyEdit', p); return options.applyEdit ? options.applyEdit(p) : { applied: true }; });
   connection.onRequest('window/showMessageRequest', (m: { type: number; message: string }) => { messages.push(m); return null; });
   connection.listen();

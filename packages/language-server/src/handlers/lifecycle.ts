@@ -15,8 +15,11 @@ import { followFolders } from './configuration';
 
 
 /** Cancels every piece of work in flight; nothing more is scheduled, read or published. */
-export function stopWork({ session, workspace, documents, check }: Pick<Parts, 'session' | 'workspace' | 'documents' | 'check'>): void {
+export function stopWork({ session, workspace, documents, check, out, progress }: Pick<Parts, 'session' | 'workspace' | 'documents' | 'check' | 'out' | 'progress'>): void {
   check.stop();
+  // Every progress shown ends now; pulls still waiting are answered.
+  progress.stop();
+  out.stop();
   workspace.stop();
   documents.stop();
   session.settingsReady = false;
@@ -53,6 +56,8 @@ export function register(connection: Connection, parts: Parts): void {
         documentHighlightProvider: true,
         renameProvider: { prepareProvider: true },
         inlayHintProvider: { resolveProvider: false },
+        // Pulled diagnostics for a client that pulls and can be asked to pull again (diagnostics-out.ts); published for any other.
+        ...(client.pullDiagnostics ? { diagnosticProvider: { identifier: 'netpolicy', interFileDependencies: true, workspaceDiagnostics: true } } : {}),
         // Folders added or removed later are followed (each folder has its own netpolicy.config.json).
         ...(client.canFollowFolders ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
         // Positions are UTF-16 code units, the encoding every client must support (LSP 3.17).
