@@ -2,7 +2,7 @@
 // chromium driven by playwright-core). Packages the .vsix, installs it into a fresh profile and
 // checks what a person sees; then runs the extension-host integration tests
 // (extension/test/integration). Screenshots and logs go to extension/test-artifacts/.
-// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration|web|trust|hostile, --keep,
+// Options: --no-package (use the existing extension/netpolicy.vsix), --only=ui|integration|web|trust|hostile|navigation, --keep,
 // --update-screenshots (copy the README's screenshots from this run into extension/images/).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import { freshProfile, installCodeServer, installExtension, startCodeServer } from './e2e-code-server.mjs';
 import { trust } from './e2e-trust.mjs';
 import { hostile } from './e2e-hostile.mjs';
+import { NAVIGATION_SCREENSHOTS, navigation } from './e2e-navigation.mjs';
 import { reportFrame, workbench } from './e2e-workbench.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -393,6 +394,9 @@ try {
   if (only === undefined || only === 'hostile') {
     await hostile({ entry, vsix, work, step, launchBrowser, userSettings, fixture, say, shot, setPage: (p) => { currentPage = p; }, figures });
   }
+  if (only === undefined || only === 'navigation') {
+    await navigation({ entry, vsix, work, step, launchBrowser, userSettings, fixture, say, shot, setPage: (p) => { currentPage = p; }, artifacts });
+  }
 } catch (e) {
   failures.push(`harness: ${e?.stack ?? e}`);
 } finally {
@@ -408,7 +412,8 @@ if (vsixBytes > 1.5 * 1024 * 1024) failures.push(`.vsix is ${vsixBytes} bytes, o
 const budgeted = figures.settledServerStartToDiagnosticsMs;
 if (budgeted !== undefined && budgeted + (figures.activateMs ?? 0) >= 1000) failures.push(`activation to first diagnostics took ${budgeted + (figures.activateMs ?? 0)} ms once VS Code had settled (budget 1000 ms)`);
 if (args.includes('--update-screenshots') && failures.length === 0) {
-  for (const [from, to] of [['01-squiggles', 'squiggles'], ['02-problems', 'problems'], ['03-quick-fix', 'quick-fix'], ['04-completion', 'completion'], ['08-explain-reveal', 'explain']]) {
+  const uiShots = [['01-squiggles', 'squiggles'], ['02-problems', 'problems'], ['03-quick-fix', 'quick-fix'], ['04-completion', 'completion'], ['08-explain-reveal', 'explain']];
+  for (const [from, to] of [...(only === 'navigation' ? [] : uiShots), ...(only === undefined || only === 'navigation' ? NAVIGATION_SCREENSHOTS : [])]) {
     copyFileSync(join(artifacts, `${from}.png`), join(ext, 'images', `${to}.png`));
   }
   say('README screenshots updated in extension/images/');

@@ -1,10 +1,10 @@
 /**
  * Running a policy test file from its lenses ("Run all N tests", "✓ allow via /sources/0"): the
  * lens runs the server's command `netpolicy.server.runPolicyTests` (the language client sends it
- * as `workspace/executeCommand`); the server runs the tests again and publishes the file's
- * diagnostics. This middleware waits for those and says the outcome in the status bar, so that a
- * click has a visible answer even when nothing changed. No Node imports: it runs in VS Code for
- * the Web too.
+ * as `workspace/executeCommand`); the server runs the tests again and reports the file's
+ * diagnostics. This middleware says the outcome in the status bar when they come (or, when nothing
+ * changed, from the ones there), so that a click has a visible answer. No Node imports: it runs in
+ * VS Code for the Web too.
  */
 import * as vscode from 'vscode';
 import type { Middleware } from 'vscode-languageclient';
@@ -17,8 +17,10 @@ export const RUN_POLICY_TESTS_COMMAND = 'netpolicy.server.runPolicyTests';
 const FAILED_CODE = 'policy-test';
 const BINDING_CODE = 'policy-test-binding';
 
-/** How long the outcome waits for the server's diagnostics (a hang guard: they come within a second or so). */
-const PUBLISH_WAIT_MS = 15_000;
+/** How long a run's diagnostics are listened for (each change says the outcome again). */
+const LISTEN_MS = 15_000;
+/** Without a change of diagnostics this long after the command's answer, the outcome is what they say. */
+const SETTLE_MS = 1_000;
 /** How long the status bar shows the outcome. */
 const STATUS_MS = 10_000;
 
@@ -61,35 +63,37 @@ export function outcomeText(name: string, o: TestRunOutcome): { icon: string; te
   return { icon: '$(pass)', text: `netpolicy: ${o.tests === 1 ? 'the test' : `all ${o.tests} tests`} of ${name} passed` };
 }
 
-/** Resolves when the diagnostics of `uri` change, or after `ms`. */
-function nextDiagnostics(uri: vscode.Uri, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const key = uri.toString();
-    const done = () => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve();
-    };
-    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some((u) => u.toString() === key)) done();
-    });
-    const timer = setTimeout(done, ms);
+/**
+ * Says the outcome of a run of `uri`'s tests: at each change of its diagnostics for `ms`, and once
+ * `settle()` has been called and `SETTLE_MS` passed without one (a client that pulls diagnostics
+ * hears of none when the run changed nothing: what it has is then the outcome).
+ */
+function sayOutcomes(uri: vscode.Uri, ms: number): { settle(): void } {
+  const key = uri.toString();
+  let shown: vscode.Disposable | undefined;
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  const say = () => {
+    clearTimeout(settleTimer);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    if (!doc) return;
+    const { icon, text } = outcomeText(uri.path.slice(uri.path.lastIndexOf('/') + 1), testRunOutcome(doc.getText(), vscode.languages.getDiagnostics(uri)));
+    shown?.dispose();
+    shown = showStatus(icon, text, STATUS_MS);
+  };
+  const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+    if (e.uris.some((u) => u.toString() === key)) say();
   });
+  setTimeout(() => sub.dispose(), ms);
+  return { settle: () => { if (!shown) settleTimer = setTimeout(say, SETTLE_MS); } };
 }
 
 /** The client's middleware: the test command's outcome shown in the status bar; other commands pass through. */
 export const policyTestRunMiddleware: Pick<Middleware, 'executeCommand'> = {
   async executeCommand(command, args, next) {
     if (command !== RUN_POLICY_TESTS_COMMAND || typeof args[0] !== 'string') return next(command, args);
-    const uri = vscode.Uri.parse(args[0]);
-    const published = nextDiagnostics(uri, PUBLISH_WAIT_MS);
+    const outcomes = sayOutcomes(vscode.Uri.parse(args[0]), LISTEN_MS);
     const answer = await next(command, args);
-    await published;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (doc) {
-      const { icon, text } = outcomeText(uri.path.slice(uri.path.lastIndexOf('/') + 1), testRunOutcome(doc.getText(), vscode.languages.getDiagnostics(uri)));
-      showStatus(icon, text, STATUS_MS);
-    }
+    outcomes.settle();
     return answer;
   },
 };

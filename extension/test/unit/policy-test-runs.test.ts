@@ -1,9 +1,30 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('vscode', () => ({}));
-const { outcomeText, testRunOutcome } = await import('../../src/policy-test-runs');
+/** A VS Code of one open test file: its diagnostics, their change event, the status bar's messages. */
+const state = vi.hoisted(() => ({
+  text: '',
+  diagnostics: [] as unknown[],
+  listeners: [] as ((e: { uris: { toString(): string }[] }) => void)[],
+  status: [] as string[],
+}));
+vi.mock('vscode', () => {
+  const uri = (s: string) => ({ toString: () => s, path: new URL(s).pathname });
+  return {
+    Uri: { parse: uri },
+    workspace: { get textDocuments() { return [{ uri: uri('file:///w/ci.tests.json'), getText: () => state.text }]; } },
+    languages: {
+      getDiagnostics: () => state.diagnostics,
+      onDidChangeDiagnostics: (fn: (e: { uris: { toString(): string }[] }) => void) => {
+        state.listeners.push(fn);
+        return { dispose: () => state.listeners.splice(state.listeners.indexOf(fn), 1) };
+      },
+    },
+    window: { setStatusBarMessage: (text: string) => { state.status.push(text); return { dispose() {} }; } },
+  };
+});
+const { RUN_POLICY_TESTS_COMMAND, outcomeText, policyTestRunMiddleware, testRunOutcome } = await import('../../src/policy-test-runs');
 
-const text = (n: number) => JSON.stringify({ tests: Array.from({ length: n }, (_, i) => ({ name: `t${i}`, access: { kind: 'https', url: 'https://pypi.org/' }, expect: 'allow' })) });
+const text = (n: number) => JSON.stringify({ tests: Array.from({ length: n }, (_, i) => ({ name: `t${i}`, http: { url: 'https://pypi.org/' }, expect: 'allow' })) });
 const diag = (code: string | { value: string }, severity = 0, message = 'm') => ({ source: 'netpolicy', code, severity, message });
 
 describe('the outcome of a test run, from the file and its diagnostics', () => {
@@ -24,5 +45,47 @@ describe('the outcome of a test run, from the file and its diagnostics', () => {
 
   it('ignores the diagnostics of other sources', () => {
     expect(testRunOutcome(text(1), [{ source: 'json', code: 'policy-test', severity: 0, message: 'x' }, { source: 'json', code: 1, severity: 0, message: 'x' }])).toEqual({ tests: 1, failed: 0 });
+  });
+});
+
+describe('a click on a test lens (the middleware of the server command)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    state.status.length = 0;
+  });
+  const run = (next: () => Promise<unknown>) => policyTestRunMiddleware.executeCommand!(RUN_POLICY_TESTS_COMMAND, ['file:///w/ci.tests.json'], next);
+
+  it('says the outcome when the run reports the file\'s diagnostics, once', async () => {
+    vi.useFakeTimers();
+    state.text = text(3);
+    state.diagnostics = [];
+    await run(async () => {
+      state.diagnostics = [diag('policy-test')];
+      for (const l of [...state.listeners]) l({ uris: [{ toString: () => 'file:///w/ci.tests.json' }] });
+      return null;
+    });
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(state.status).toEqual(['$(error) netpolicy: 1 of 3 tests of ci.tests.json failed']);
+    expect(state.listeners).toEqual([]);
+  });
+
+  it('says the outcome from the diagnostics there when the run changed none (a pulling client hears of nothing)', async () => {
+    vi.useFakeTimers();
+    state.text = text(2);
+    state.diagnostics = [];
+    await run(async () => null);
+    expect(state.status).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(state.status).toEqual(['$(pass) netpolicy: all 2 tests of ci.tests.json passed']);
+    // Listened to for a while (a late report says it again), then no more.
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(state.listeners).toEqual([]);
+  });
+
+  it('passes other commands through untouched', async () => {
+    const next = vi.fn(async () => 'answer');
+    expect(await policyTestRunMiddleware.executeCommand!('other', [1], next)).toBe('answer');
+    expect(next).toHaveBeenCalledWith('other', [1]);
+    expect(state.listeners).toEqual([]);
   });
 });
