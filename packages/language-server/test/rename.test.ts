@@ -56,6 +56,35 @@ describe('rename and document highlight', () => {
     await expect(c.request('textDocument/rename', { textDocument: { uri }, position, newName: 'a\u202eb' })).rejects.toThrow(/bidirectional/);
   });
 
+  it('renames from a test file\'s preset:NAME (the name alone is edited), and refuses a built-in preset there', async () => {
+    const tests = '{ "tests": [\n  { "http": { "url": "https://x.example/" }, "expect": "allow", "rule": "preset:internal-pypi" },\n  { "http": { "url": "https://pypi.org/" }, "expect": "allow", "rule": "preset:pypi" },\n  { "http": { "url": "https://e.example/" }, "expect": "deny", "rule": "preset:\\u0069nternal-pypi" }\n] }\n';
+    const dir = workspace({
+      'netpolicy.config.json': '{ "presetCatalog": "catalog.json" }',
+      'catalog.json': CATALOG,
+      'a/policy.netpolicy.json': '{ "presets": ["internal-pypi", "pypi"] }\n',
+    });
+    const c = await client({ rootUri: fileUri(dir), capabilities: CAPS });
+    const uri = fileUri(join(dir, 'a/policy.tests.json'));
+    await c.open(uri, tests, 7);
+    await c.diagnostics(uri, 7);
+    const line1 = tests.split('\n')[1]!;
+    const at = line1.indexOf('preset:internal-pypi');
+    expect(await c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 1, character: at + 10 } })).toEqual({
+      range: { start: { line: 1, character: at + 7 }, end: { line: 1, character: at + 20 } }, placeholder: 'internal-pypi',
+    });
+    const edit = await c.request('textDocument/rename', { textDocument: { uri }, position: { line: 1, character: at + 10 }, newName: 'mirror' });
+    const byUri = Object.fromEntries(edit.documentChanges.map((d: any) => [d.textDocument.uri, d]));
+    expect(Object.keys(byUri).sort()).toEqual([fileUri(join(dir, 'a/policy.netpolicy.json')), fileUri(join(dir, 'catalog.json')), uri].sort());
+    expect(byUri[uri].textDocument.version).toBe(7);
+    // The escaped spelling names the same preset: netpolicy test compares values, so it is renamed too.
+    expect(byUri[uri].edits.map((e: any) => [e.range.start.line, e.newText])).toEqual([[1, '"preset:mirror"'], [3, '"preset:mirror"']]);
+    const line2 = tests.split('\n')[2]!;
+    await expect(c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 2, character: line2.indexOf('preset:pypi') + 9 } })).rejects.toThrow(/pypi is a built-in preset/);
+    // On the url, or on the escaped spelling: nothing to rename there.
+    expect(await c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 1, character: line1.indexOf('x.example') } })).toBeNull();
+    expect(await c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 3, character: tests.split('\n')[3]!.indexOf('preset:') + 3 } })).toBeNull();
+  });
+
   it('renames from the catalog file too; a client without documentChanges gets changes', async () => {
     const dir = workspace({ 'netpolicy.config.json': '{ "presetCatalog": "catalog.json" }', 'catalog.json': CATALOG });
     const c = await client({ rootUri: fileUri(dir) });

@@ -55,6 +55,22 @@ function stringAt(doc: PolicyDocument, position: Position): { node: Node; path: 
 }
 
 /**
+ * The preset a policy test file names under the cursor (`"rule": "preset:NAME"`): the name, and
+ * the range of the name alone (after `preset:`, inside the quotes). Undefined elsewhere, and for a
+ * value written with escapes (its characters are not the name's).
+ * @public
+ */
+export function testPresetAt(doc: PolicyDocument, position: Position): NamedValue | undefined {
+  const s = stringAt(doc, position);
+  if (!s || s.path.length !== 3 || s.path[0] !== 'tests' || typeof s.path[1] !== 'number' || s.path[2] !== 'rule') return undefined;
+  const value = s.node.value as string;
+  if (!value.startsWith('preset:') || value.length === 'preset:'.length) return undefined;
+  if (doc.text.slice(s.node.offset, s.node.offset + s.node.length) !== JSON.stringify(value)) return undefined;
+  const at = s.node.offset + 1 + 'preset:'.length;
+  return { value: value.slice('preset:'.length), range: rangeOf(doc, at, s.node.length - 2 - 'preset:'.length) };
+}
+
+/**
  * The preset name under the cursor in a policy's `presets` list.
  * @public
  */

@@ -19,7 +19,7 @@ export {
 export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';
 export { offsetOf, rangeOf, pointerRange } from './ranges';
 export {
-  PRESET_SCHEME, presetAt, configPathAt, catalogEntryOf, catalogNames, catalogNameAt, presetDocumentUri, presetOfDocumentUri, presetDocumentText, type NamedValue,
+  PRESET_SCHEME, presetAt, testPresetAt, configPathAt, catalogEntryOf, catalogNames, catalogNameAt, presetDocumentUri, presetOfDocumentUri, presetDocumentText, type NamedValue,
 } from './definition';
 export { testRuleOccurrences, presetRenameEdits, presetNameProblem, type PresetFileKind } from './rename';
 export {

@@ -2,12 +2,13 @@
  * `textDocument/prepareRename` and `textDocument/rename` of a catalog preset, from a policy's
  * `presets` or from the catalog file's entry: one WorkspaceEdit renames it in the catalog file, in
  * the folder's policies that enable it (the open ones, and those the workspace check follows) and
- * in the test files (`*.tests.json`) beside them and open that name it (`"rule": "preset:NAME"`).
+ * in the test files (`*.tests.json`) beside them and open that name it (`"rule": "preset:NAME"`),
+ * from any of those places (in a test file, from the name after `preset:`).
  * Open documents are edited at their version (a client that takes `documentChanges`). A built-in
  * preset, one not in the catalog file, or a workspace not trusted (no catalog read) is refused.
  */
 import { defaultPresetCatalog, escapeMessage, parsePolicyDocument, type PolicyDocument } from '@netpolicy/core';
-import { catalogNameAt, presetAt, presetNameProblem, presetRenameEdits, type NamedValue, type PresetFileKind } from '@netpolicy/language-service';
+import { catalogNameAt, presetAt, presetNameProblem, testPresetAt, presetRenameEdits, type NamedValue, type PresetFileKind } from '@netpolicy/language-service';
 import { LSPErrorCodes, ResponseError, type Connection, type Position, type TextDocumentEdit, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import { catalogFileOf, type CatalogFile } from '../catalog-file';
 import { folderFilesNaming } from '../preset-files';
@@ -16,6 +17,8 @@ import type { Parts } from './parts';
 /** A preset to rename: its name where the request was made, and the folder's catalog file. */
 interface Renaming {
   name: NamedValue;
+  /** Whether `name.range` is the name's characters alone (a test file's `preset:NAME`), not a JSON string with its quotes. */
+  bare: boolean;
   catalog: CatalogFile;
 }
 
@@ -31,7 +34,14 @@ export function register(connection: Connection, parts: Parts): void {
     const folder = workspace.folderOf(uri);
     const catalogUri = folder.catalogPath === undefined ? undefined : host.pathToUri(folder.catalogPath);
     let name: NamedValue | undefined;
-    if (catalogUri !== undefined && (uri === catalogUri || host.uriToPath(uri) === folder.catalogPath)) {
+    let bare = false;
+    if (documents.tests.isTestUri(uri)) {
+      // A policy test file's `"rule": "preset:NAME"`.
+      requests.checked(method, params);
+      const td = documents.get(uri);
+      name = td && session.guard('rename', undefined, () => testPresetAt(parsePolicyDocument(td.getText()), position));
+      bare = true;
+    } else if (catalogUri !== undefined && (uri === catalogUri || host.uriToPath(uri) === folder.catalogPath)) {
       requests.checked(method, params);
       const td = documents.get(uri);
       name = td && session.guard('rename', undefined, () => catalogNameAt(parsePolicyDocument(td.getText(), { jsonc: true }), position));
@@ -44,13 +54,14 @@ export function register(connection: Connection, parts: Parts): void {
       if (!session.trusted) refuse('the workspace is not trusted: the preset catalog is not read, and no preset can be renamed');
       refuse(`${shown} is not a preset of the folder's catalog file`);
     }
-    return { name, catalog };
+    return { name, bare, catalog };
   }
 
   connection.onPrepareRename(async (p) => {
     const found = await renaming(p.textDocument.uri, p.position, 'textDocument/prepareRename', p);
     if (!found) return null;
     const { range, value } = found.name;
+    if (found.bare) return { range, placeholder: value };
     // The name without its quotes (what the editor shows for editing).
     return { range: { start: { line: range.start.line, character: range.start.character + 1 }, end: { line: range.end.line, character: Math.max(range.end.character - 1, 0) } }, placeholder: value };
   });
