@@ -192,6 +192,8 @@ export async function activateWith(context: vscode.ExtensionContext, createClien
   }
 
   async function stopClient(): Promise<void> {
+    // A start under way ends first (else its client would run on, the server turned off).
+    if (starting) await starting;
     const c = client;
     client = undefined;
     if (c) await c.stop().catch(() => undefined);

@@ -230,6 +230,42 @@ export async function run(): Promise<void> {
     }
   });
 
+  await test('a policy test file: its own language, its tests run by the server alone, a lens runs them again', async () => {
+    const enc = new TextEncoder();
+    await vscode.workspace.fs.writeFile(file('tested/ci.netpolicy.json'), enc.encode('{ "default": "deny", "presets": [], "sources": [{ "npm": { "urls": ["https://registry.npmjs.org"] } }] }\n'));
+    const testsUri = file('tested/ci.tests.json');
+    await vscode.workspace.fs.writeFile(testsUri, enc.encode(`${JSON.stringify({ tests: [
+      { name: 'npm', http: { url: 'https://registry.npmjs.org/left-pad' }, expect: 'allow' },
+      { name: 'yarn', http: { url: 'https://registry.yarnpkg.com/left-pad' }, expect: 'allow' },
+    ] }, null, 2)}\n`));
+    const doc = await vscode.workspace.openTextDocument(testsUri);
+    await vscode.window.showTextDocument(doc);
+    await until('the netpolicy-tests language', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === testsUri.toString())?.languageId === 'netpolicy-tests');
+    const failing = await until('the failing test\'s error', () => { const d = netpolicyDiagnostics(testsUri).filter((x) => codeOf(x) === 'policy-test'); return d.length > 0 ? d : undefined; }, 30_000);
+    assert(failing.length === 1 && /^yarn: expected allow/.test(failing[0].message), `policy-test diagnostics: ${failing.map((d) => d.message).join('; ')}`);
+    assert(vscode.languages.getDiagnostics(testsUri).every((d) => d.source === 'netpolicy'), `a diagnostic from elsewhere: ${vscode.languages.getDiagnostics(testsUri).map((d) => `${d.source}: ${d.message}`).join('; ')}`);
+    const lenses = await until('the lenses', async () => { const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', testsUri); return l?.some((x) => x.command?.title.startsWith('Run all')) ? l : undefined; });
+    const titles = lenses.map((l) => l.command?.title);
+    assert(titles.includes('Run all 2 tests (1 failed)') && titles.includes('✓ allow via /sources/0') && titles.includes('✗ expected allow, denied by default'), `lenses: ${titles.join(' | ')}`);
+    const runAll = lenses.find((l) => l.command?.title.startsWith('Run all'))!.command!;
+    await vscode.commands.executeCommand(runAll.command, ...(runAll.arguments ?? []));
+    // With the server off, the file is JSON and the contributed tests schema checks it.
+    const config = vscode.workspace.getConfiguration('netpolicy');
+    await vscode.workspace.fs.writeFile(file('tested/bad.tests.json'), enc.encode('{ "tests": [{ "name": "x", "http": { "url": "https://a.example" }, "expect": "maybe" }] }\n'));
+    const bad = file('tested/bad.tests.json');
+    await config.update('server.enable', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(bad));
+      await until('the test file in json mode', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === bad.toString())?.languageId === 'json');
+      const found = await until('JSON schema diagnostics on the test file', () => { const d = vscode.languages.getDiagnostics(bad).filter((x) => x.source !== 'netpolicy'); return d.length > 0 ? d : undefined; }, 30_000);
+      assert(found.some((d) => /allow|deny|not accepted|enum/i.test(d.message)), `JSON findings: ${found.map((d) => d.message).join('; ')}`);
+    } finally {
+      await config.update('server.enable', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await until('the test file back in netpolicy-tests', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === bad.toString())?.languageId === 'netpolicy-tests', 30_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   await test('with the server off, policy files are JSON and the contributed schema validates them', async () => {
     const config = vscode.workspace.getConfiguration('netpolicy');
     await config.update('server.enable', false, vscode.ConfigurationTarget.Workspace);
