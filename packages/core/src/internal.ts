@@ -20,9 +20,9 @@ export { repositoryPatternProblem } from './formats/repository-pattern';
 export { camelOf, JOB_MEMBERS, PROTOCOL_MEMBERS, REQUIRED_MEMBERS, type MemberSpec, type MemberType } from './trace/fields';
 export { accessHost } from './eval/access';
 export { parseUrl } from './eval/url';
-// The evaluator's reading of rules, its indexes and predicates (workspace symbols find rules by what they permit, with these).
-export { policyRules, urlEntryPermits, connPermitsRequest, sshPermits, type UrlEntry, type ConnEntry, type ImpliedEntry, type SshEntry } from './eval/rules';
-export { HostTrie, UrlTrie, CidrTrie } from './eval/tries';
+// The evaluator's reading of rules, and whether one item permits an access (workspace symbols).
+export { policyRules, itemRules } from './eval/rules';
+export { anyPermits } from './eval/naive';
 export { readConnection, type ConnectionRead } from './policy/rules-read';
 export { ResolvedNames } from './eval/resolved-names';
 export { BoundedCache } from './eval/bounded-cache';

@@ -33,6 +33,6 @@ export {
 export { getInlayHints, addressCount, MAX_INLAY_HINTS, type InlayHintOptions } from './inlay-hints';
 export { serviceOfPort } from './well-known-ports';
 export {
-  policySymbols, workspaceSymbolSteps, findWorkspaceSymbols, parseSymbolQuery, MAX_WORKSPACE_SYMBOLS, MAX_SYMBOL_QUERY_LENGTH,
-  type PolicySymbols, type PolicySymbolsOptions, type WorkspaceSymbolOptions, type SymbolQuery,
+  WorkspaceSymbolIndex, workspaceSymbolSteps, findWorkspaceSymbols, parseSymbolQuery, MAX_WORKSPACE_SYMBOLS, MAX_SYMBOL_QUERY_LENGTH,
+  type WorkspaceSymbolFile, type WorkspaceSymbolOptions, type SymbolQuery,
 } from './workspace-symbols';

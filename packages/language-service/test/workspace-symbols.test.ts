@@ -1,9 +1,9 @@
-import { defaultPresetCatalog, evaluate, loadPresetCatalog, parsePolicyDocument, type Access, type Policy } from '@netpolicy/core';
+import { defaultPresetCatalog, evaluate, loadPresetCatalog, parsePolicyDocument, type Access, type Policy, type PresetCatalog } from '@netpolicy/core';
 import { SymbolKind } from 'vscode-languageserver-types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_SYMBOL_QUERY_LENGTH, MAX_WORKSPACE_SYMBOLS, findWorkspaceSymbols, parseSymbolQuery, policySymbols, ranksForTest, workspaceSymbolSteps, type PolicySymbols,
+  MAX_SYMBOL_QUERY_LENGTH, MAX_WORKSPACE_SYMBOLS, WorkspaceSymbolIndex, findWorkspaceSymbols, parseSymbolQuery, ranksForTest, workspaceSymbolSteps,
 } from '../src/workspace-symbols';
 
 const CI = `{
@@ -24,15 +24,19 @@ const DEPLOY = `{
   "sources": [{ "pypi": { "urls": ["https://pypi.org/simple"] } }]
 }`;
 
-function files(): PolicySymbols[] {
-  return [
-    policySymbols(parsePolicyDocument(CI), { uri: 'file:///ws/ci.netpolicy.json', container: 'ci.netpolicy.json' }),
-    policySymbols(parsePolicyDocument(DEPLOY), { uri: 'file:///ws/deploy/network-policy.json', container: 'deploy/network-policy.json' }),
-  ];
+/** An index of these files: [uri, container, text, catalog]. */
+function indexOf(files: Array<[string, string, string, PresetCatalog?]>): WorkspaceSymbolIndex {
+  const index = new WorkspaceSymbolIndex();
+  for (const [uri, container, text, catalog] of files) index.set(uri, parsePolicyDocument(text, { fileName: uri }), { container, catalog });
+  return index;
+}
+
+function files(): WorkspaceSymbolIndex {
+  return indexOf([['file:///ws/deploy/network-policy.json', 'deploy/network-policy.json', DEPLOY], ['file:///ws/ci.netpolicy.json', 'ci.netpolicy.json', CI]]);
 }
 
 /** Each symbol as `container name` (line of the rule). */
-function query(q: string, list = files()): string[] {
+function query(q: string, list: WorkspaceSymbolIndex = files()): string[] {
   return findWorkspaceSymbols(list, q).map((s) => `${s.containerName}: ${s.name} @${s.location.range.start.line}`);
 }
 
@@ -59,7 +63,7 @@ describe('workspace symbols', () => {
       'deploy/network-policy.json: https://registry.npmjs.org/lodash via preset npm (https://registry.npmjs.org) (enabled: no presets member) @0',
     ]);
     // The path matters (D4's `/` boundary): /team-a covers /team-a/left-pad; /team-b only reaches the host.
-    const ranked = (q: string) => [...workspaceSymbolSteps(files(), q)].length >= 0 && findWorkspaceSymbols(files(), q);
+    const ranked = (q: string) => findWorkspaceSymbols(files(), q);
     expect(query('https://npm.corp.example/team-a/left-pad')).toEqual(['ci.netpolicy.json: https://npm.corp.example/team-a/left-pad via npm https://npm.corp.example/team-a @3']);
     expect(query('https://npm.corp.example/team-b')).toEqual(['ci.netpolicy.json: https://npm.corp.example/team-b via npm https://npm.corp.example/team-a @3']);
     expect(ranked('https://npm.corp.example/team-b')).toHaveLength(1);
@@ -78,7 +82,7 @@ describe('workspace symbols', () => {
       sources: [{ npm: { urls: ['https://reg.example/other'] } }, { npm: { urls: ['https://reg.example/pkgs'] } }],
       connections: [{ tls: { serverNamePatterns: ['reg.example'], cidrs: ['10.0.0.0/8'], ports: [443] } }, { tls: { serverNamePatterns: ['*.example'], ports: [443] } }],
     }));
-    const list = [policySymbols(doc, { uri: 'file:///r.netpolicy.json', container: 'r.netpolicy.json' })];
+    const list = indexOf([['file:///r.netpolicy.json', 'r.netpolicy.json', doc.text]]);
     // The second source covers the URL; the first names another path; the tls rule with CIDRs needs an address the URL does not give.
     expect(findWorkspaceSymbols(list, 'https://reg.example/pkgs/a').map((s) => s.name)).toEqual([
       'https://reg.example/pkgs/a via npm https://reg.example/pkgs',
@@ -99,7 +103,7 @@ describe('workspace symbols', () => {
     expect(query('ghcr.io/org/app')).toEqual(['ci.netpolicy.json: ghcr.io/org/app via oci https://ghcr.io org/app @5']);
     // Another repository on the host: the source still reaches the host, ranked after those that take it.
     const doc = parsePolicyDocument(JSON.stringify({ presets: [], sources: [{ git: { repositoryPatterns: ['a/*'], https: [{ baseUrl: 'https://git.example' }] } }, { git: { repositoryPatterns: ['b/*'], ssh: [{ host: 'git.example', port: 2222 }] } }] }));
-    const list = [policySymbols(doc, { uri: 'file:///g.netpolicy.json', container: 'g.netpolicy.json' })];
+    const list = indexOf([['file:///g.netpolicy.json', 'g.netpolicy.json', doc.text]]);
     expect(findWorkspaceSymbols(list, 'git.example/b/x').map((s) => s.name)).toEqual(['git.example/b/x via git ssh git.example:2222 b/*', 'git.example/b/x via git https://git.example a/*']);
     expect(findWorkspaceSymbols(list, 'ssh://git.example:22/b/x').map((s) => s.name)).toEqual(['ssh://git.example:22/b/x via git https://git.example a/*', 'ssh://git.example:22/b/x via git ssh git.example:2222 b/*']);
   });
@@ -156,13 +160,13 @@ describe('workspace symbols', () => {
   it('uses the catalog in force: a catalog preset is found by its contents', () => {
     const catalog = loadPresetCatalog({ presets: [{ name: 'mirror', description: 'Our mirror', known: { sources: [{ pypi: { urls: ['https://mirror.corp.example/pypi'] } }] } }] });
     const doc = parsePolicyDocument('{ "presets": ["mirror"] }');
-    const list = [policySymbols(doc, { uri: 'file:///a.netpolicy.json', container: 'a.netpolicy.json', catalog })];
+    const list = indexOf([['file:///a.netpolicy.json', 'a.netpolicy.json', doc.text, catalog]]);
     expect(query('mirror.corp.example', list)).toEqual(['a.netpolicy.json: preset mirror (https://mirror.corp.example/pypi) @0']);
   });
 
   it('hostile input: control and bidi characters escaped, huge queries answered with nothing, __proto__ is a name like any other', () => {
     const doc = parsePolicyDocument(JSON.stringify({ presets: [], sources: [{ npm: { urls: ['https://__proto__.example/\u202e$(x)'] } }], connections: [{ tls: { serverNamePatterns: ['__proto__'], ports: [443] } }, { '__proto__\u001b[31m': {} }] }));
-    const list = [policySymbols(doc, { uri: 'file:///x.netpolicy.json', container: 'team\u202e/x.netpolicy.json' })];
+    const list = indexOf([['file:///x.netpolicy.json', 'team\u202e/x.netpolicy.json', doc.text]]);
     // Not a host name (underscores): text, in rule order.
     expect(findWorkspaceSymbols(list, '__proto__').map((s) => s.name)).toEqual(['npm https://__proto__.example/\\u202e\\$(x)', 'tls __proto__:443', '__proto__\\u001b[31m']);
     expect(findWorkspaceSymbols(list, '__proto__')[0].containerName).toBe('team\\u202e/x.netpolicy.json');
@@ -189,16 +193,52 @@ describe('workspace symbols', () => {
     expect(parseSymbolQuery(null)).toEqual({ kind: 'none', text: '' });
   });
 
+  it('a file indexed again replaces its rules; one deleted takes them out', () => {
+    const index = files();
+    expect(index.size).toBe(2);
+    index.set('file:///ws/ci.netpolicy.json', parsePolicyDocument('{ "presets": [], "connections": [{ "tcp": { "cidrs": ["10.9.0.0/16"] } }] }'), { container: 'ci.netpolicy.json' });
+    expect(query('10.1.2.3', index)).toEqual([]);
+    expect(query('10.9.8.7', index)).toEqual(['ci.netpolicy.json: 10.9.8.7 via tcp 10.9.0.0/16 @0']);
+    expect(query('github.com', index)).toEqual([]);
+    index.delete('file:///ws/deploy/network-policy.json');
+    index.delete('file:///nowhere');
+    expect(index.has('file:///ws/deploy/network-policy.json')).toBe(false);
+    expect(query('pypi.org', index)).toEqual([]);
+    expect(findWorkspaceSymbols(index, '')).toHaveLength(1);
+  });
+
+  it('after any sequence of sets and deletes, answers as an index built afresh from the files left', () => {
+    const texts = [CI, DEPLOY, '{ "connections": [{ "tls": { "serverNamePatterns": ["*.pypi.org", "github.com"], "cidrs": ["10.1.0.0/16"], "ports": [443] } }] }', '{ "presets": ["npm", "pypi"] }'];
+    const uris = ['file:///a.netpolicy.json', 'file:///b.netpolicy.json', 'file:///c.netpolicy.json'];
+    const op = fc.oneof(fc.tuple(fc.constant('set' as const), fc.nat(uris.length - 1), fc.nat(texts.length - 1)), fc.tuple(fc.constant('delete' as const), fc.nat(uris.length - 1), fc.constant(0)));
+    const queries = ['pypi.org', 'files.pypi.org', '10.1.2.3', 'github.com/org/x', 'git@github.com:org/x', 'https://registry.npmjs.org/x', 'npm', ''];
+    fc.assert(fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+      const index = new WorkspaceSymbolIndex();
+      const left = new Map<string, string>();
+      for (const [kind, u, t] of ops) {
+        if (kind === 'set') {
+          index.set(uris[u], parsePolicyDocument(texts[t]), { container: uris[u] });
+          left.set(uris[u], texts[t]);
+        } else {
+          index.delete(uris[u]);
+          left.delete(uris[u]);
+        }
+      }
+      const fresh = indexOf([...left].map(([uri, text]): [string, string, string] => [uri, uri, text]));
+      for (const q of queries) expect(findWorkspaceSymbols(index, q), q).toEqual(findWorkspaceSymbols(fresh, q));
+    }), { numRuns: 100 });
+  });
+
   it('yields in slices on a large workspace and answers alike', () => {
     const text = JSON.stringify({ presets: [], connections: Array.from({ length: 50 }, (_, i) => ({ tcp: { cidrs: [`10.${i}.0.0/16`] } })) });
-    const list = Array.from({ length: 600 }, (_, i) => policySymbols(parsePolicyDocument(text), { uri: `file:///p${i}.netpolicy.json`, container: `p${i}.netpolicy.json` }));
+    const list = indexOf(Array.from({ length: 600 }, (_, i): [string, string, string] => [`file:///p${i}.netpolicy.json`, `p${String(i).padStart(3, '0')}.netpolicy.json`, text]));
     const steps = workspaceSymbolSteps(list, '10.3.0.1');
     let yields = 0;
     let step = steps.next();
     while (!step.done) { yields++; step = steps.next(); }
     expect(yields).toBeGreaterThan(0);
     expect(step.value).toHaveLength(MAX_WORKSPACE_SYMBOLS);
-    expect(step.value[0].containerName).toBe('p0.netpolicy.json');
+    expect(step.value[0].containerName).toBe('p000.netpolicy.json');
     expect(findWorkspaceSymbols(list, '10.3.0.1').map((s) => s.location.uri)).toEqual(step.value.map((s) => s.location.uri));
   });
 });
@@ -233,7 +273,7 @@ const connection = fc.oneof(
 const policy = fc.record({ sources: fc.array(source, { maxLength: 5 }), connections: fc.array(connection, { maxLength: 5 }) }).map((p) => ({ default: 'deny' as const, presets: [], ...p }));
 
 /** The rule's rank in the answer, or undefined when it is not in it. */
-function rankOf(list: PolicySymbols[], q: string, order: number): number | undefined {
+function rankOf(list: WorkspaceSymbolIndex, q: string, order: number): number | undefined {
   return ranksForTest(list, q).find((r) => r.order === order)?.rank;
 }
 
@@ -246,7 +286,7 @@ describe('workspace symbols against core\'s evaluator', () => {
   it('a URL: rank 0 exactly for the rules that permit a GET of it', () => {
     const query = fc.tuple(fc.constantFrom('https', 'http'), fc.constantFrom(...HOSTS, 'd.example'), fc.constantFrom('/', '/x', '/x/y', '/xy', '/v2/', '/v2/team/app/manifests/1', '/team/app.git/info/refs', '/other/a/git-upload-pack')).map(([s, h, p]) => `${s}://${h}${p}`);
     fc.assert(fc.property(policy, query, (p, q) => {
-      const list = [policySymbols(parsePolicyDocument(JSON.stringify(p)), { uri: 'file:///p.netpolicy.json', container: 'p.netpolicy.json' })];
+      const list = indexOf([['file:///p.netpolicy.json', 'p.netpolicy.json', JSON.stringify(p)]]);
       const rules: Array<['sources' | 'connections', unknown]> = [...p.sources.map((r): ['sources', unknown] => ['sources', r]), ...p.connections.map((r): ['connections', unknown] => ['connections', r])];
       rules.forEach(([member, rule], order) => {
         expect(rankOf(list, q, order) === 0).toBe(permits(member, rule, { kind: 'http', method: 'GET', url: q }));
@@ -261,7 +301,7 @@ describe('workspace symbols against core\'s evaluator', () => {
       fc.tuple(cidrs, fc.option(ports(1), { nil: undefined })).map(([c, p]) => ({ tcp: defined({ cidrs: c, ports: p }) })),
     );
     fc.assert(fc.property(fc.array(cidrOnly, { minLength: 1, maxLength: 6 }), address, (connections, q) => {
-      const list = [policySymbols(parsePolicyDocument(JSON.stringify({ presets: [], connections })), { uri: 'file:///p.netpolicy.json', container: 'p.netpolicy.json' })];
+      const list = indexOf([['file:///p.netpolicy.json', 'p.netpolicy.json', JSON.stringify({ presets: [], connections })]]);
       connections.forEach((rule, order) => {
         const [kind, body] = Object.entries(rule)[0] as ['tls' | 'tcp', { ports?: number[] }];
         const access: Access = { kind, remoteIp: q, port: body.ports?.[0] ?? 1 };
@@ -272,7 +312,7 @@ describe('workspace symbols against core\'s evaluator', () => {
 
   it('a host: found exactly for the rules that permit some connection or git command because it goes to that host', () => {
     fc.assert(fc.property(policy, fc.constantFrom(...HOSTS, 'd.example', 'example'), (p, host) => {
-      const list = [policySymbols(parsePolicyDocument(JSON.stringify(p)), { uri: 'file:///p.netpolicy.json', container: 'p.netpolicy.json' })];
+      const list = indexOf([['file:///p.netpolicy.json', 'p.netpolicy.json', JSON.stringify(p)]]);
       const found = new Map(ranksForTest(list, host).filter((r) => r.rank < 2).map((r) => [r.order, r.rank]));
       const rules: Array<['sources' | 'connections', unknown]> = [...p.sources.map((r): ['sources', unknown] => ['sources', r]), ...p.connections.map((r): ['connections', unknown] => ['connections', r])];
       rules.forEach(([member, rule], order) => {

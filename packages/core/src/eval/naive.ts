@@ -30,7 +30,9 @@ function permittingOrders(rules: PolicyRules, a: Access, parsed?: ParsedUrl | nu
 
 /**
  * Whether any rule of `rules` permits the access (the naive way: every rule tried). `parsed`: the
- * access's URL already parsed (null when it does not parse), else it is parsed here.
+ * access's URL already parsed (null when it does not parse), else it is parsed here. On one item's
+ * rules (`itemRules`) it says whether that item alone permits the access (a fix; a workspace symbol).
+ * @internal
  */
 export function anyPermits(rules: PolicyRules, a: Access, parsed?: ParsedUrl | null): boolean {
   return permittingOrders(rules, a, parsed).length > 0;

@@ -23,10 +23,7 @@ export interface RuleRef {
   id: string;
 }
 
-/**
- * A URL of a source: covers requests by prefix, plus the kind's own condition.
- * @internal
- */
+/** A URL of a source: covers requests by prefix, plus the kind's own condition. */
 export interface UrlEntry extends RuleRef {
   url: ParsedUrl;
   kind: 'http' | 'oci' | 'git';
@@ -36,10 +33,7 @@ export interface UrlEntry extends RuleRef {
   repositoryMatchers?: readonly CompiledRepositoryPattern[];
 }
 
-/**
- * A `tls` or `tcp` connection rule.
- * @internal
- */
+/** A `tls` or `tcp` connection rule. */
 export interface ConnEntry extends RuleRef {
   kind: 'tls' | 'tcp';
   /** Lower-cased `serverNamePatterns` (tls) or `hostPatterns` (tcp), when stated. */
@@ -51,16 +45,10 @@ export interface ConnEntry extends RuleRef {
   alpn?: readonly string[];
 }
 
-/**
- * The connection a source implies to the host and port of one of its URLs.
- * @internal
- */
+/** The connection a source implies to the host and port of one of its URLs. */
 export interface ImpliedEntry extends RuleRef { host: string; port: number }
 
-/**
- * An `ssh` transport of a git source.
- * @internal
- */
+/** An `ssh` transport of a git source. */
 export interface SshEntry extends RuleRef {
   host: string;
   port: number;
@@ -160,7 +148,10 @@ export function policyRules(policy: Policy, options: EvalOptions = {}): PolicyRu
   return out;
 }
 
-/** The entries of one `sources` or `connections` item alone (a fix, before it is added to a policy). */
+/**
+ * The entries of one `sources` or `connections` item alone (a fix, before it is added to a policy).
+ * @internal
+ */
 export function itemRules(member: string, item: unknown): PolicyRules {
   const out: PolicyRules = { urls: [], conns: [], implied: [], ssh: [], defaultAllow: false, opaque: false, opaqueNames: [], refs: [] };
   const ref = { order: 0, id: `/${member}/0` };
@@ -272,10 +263,7 @@ export function patternsAllow(matchers: readonly CompiledRepositoryPattern[] | u
   return false;
 }
 
-/**
- * The kind-specific condition of a URL entry that already covers the request URL.
- * @internal
- */
+/** The kind-specific condition of a URL entry that already covers the request URL. */
 export function urlEntryPermits(e: UrlEntry, method: string, url: ParsedUrl): boolean {
   if (e.kind === 'http') return true;
   if (e.kind === 'oci') {
@@ -291,7 +279,6 @@ export function urlEntryPermits(e: UrlEntry, method: string, url: ParsedUrl): bo
 /**
  * Does a connection rule permit an HTTP request (a request sent over the connection it permits)?
  * `namesChecked`: the caller found the rule by matching its name patterns against the URL host.
- * @internal
  */
 export function connPermitsRequest(e: ConnEntry, url: ParsedUrl, remoteIp: string | undefined, namesChecked = false): boolean {
   if (e.kind === 'tls') {
@@ -319,10 +306,6 @@ export function connPermitsConnection(e: ConnEntry, a: { serverName?: string; al
   return true;
 }
 
-/**
- * Does an ssh transport of a git source permit the command (host pattern, port, user, repository)?
- * @internal
- */
 export function sshPermits(e: SshEntry, a: { host: string; port: number; user?: string; repositoryPath?: string }): boolean {
   return matchHostPattern(e.host, a.host) && e.port === a.port && (e.user === undefined || e.user === a.user) && patternsAllow(e.repositoryMatchers, a.repositoryPath);
 }

@@ -16,10 +16,7 @@ interface HostNode<T> {
 /** Up to this many children a node keeps them in `few` as well. */
 const FEW = 8;
 
-/**
- * Host patterns by reversed labels: `*.example.com` and `example.com` share the path com → example.
- * @internal
- */
+/** Host patterns by reversed labels: `*.example.com` and `example.com` share the path com → example. */
 export class HostTrie<T> {
   private root: HostNode<T> = { children: new Map(), few: [] };
   size = 0;
@@ -109,10 +106,7 @@ export class HostTrie<T> {
 
 interface BitNode<T> { zero?: BitNode<T>; one?: BitNode<T>; values?: T[] }
 
-/**
- * Prefixes by bits, one tree per IP version; a lookup walks at most 32 or 128 nodes.
- * @internal
- */
+/** Prefixes by bits, one tree per IP version; a lookup walks at most 32 or 128 nodes. */
 export class CidrTrie<T> {
   private v4: BitNode<T> = {};
   private v6: BitNode<T> = {};
@@ -149,10 +143,6 @@ interface PathNode<T> { children: Map<string, PathNode<T>>; exact?: T[]; more?: 
  */
 interface Origin<T> { scheme: string; port: number; root: PathNode<T> }
 
-/**
- * Source URLs by origin, then by path segment: the rules whose URL prefix covers a request URL.
- * @internal
- */
 export class UrlTrie<T> {
   /** Host → the origins (scheme, port) on it, each with its path tree. */
   private hosts = new Map<string, Origin<T>[]>();
