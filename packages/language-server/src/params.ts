@@ -103,6 +103,7 @@ export const PARAMS: Readonly<Record<string, Check>> = {
   'textDocument/inlayHint': object({ textDocument, range }),
   'textDocument/diagnostic': object({ textDocument }, { previousResultId: str }),
   'workspace/diagnostic': object({ previousResultIds: array(object({ uri: str, value: str })) }),
+  'workspace/symbol': object({ query: str }),
   'textDocument/references': object({ textDocument, position }, { context: object({ includeDeclaration: bool }) }),
   [WorkspaceTrustNotificationMethod]: object({ trusted: bool }),
 };

@@ -8,6 +8,7 @@
  * - workspace-check.ts: every policy file of the folders, checked from disk in the background;
  * - diagnostics-out.ts: where diagnostics go (published, or kept for the client's pulls);
  *   progress.ts: the background work shown as work done progress;
+ * - symbol-index.ts: their rules (and the open documents'), indexed for workspace symbols;
  * - requests.ts: the lifecycle and params checks, cancellation and slices around each request.
  */
 import type { Connection } from 'vscode-languageserver';
@@ -37,6 +38,8 @@ import * as pullDiagnostics from './handlers/pull-diagnostics';
 import * as references from './handlers/references';
 import * as rename from './handlers/rename';
 import * as symbols from './handlers/symbols';
+import * as workspaceSymbols from './handlers/workspace-symbols';
+import { SymbolIndex } from './symbol-index';
 
 export { SLICE_MS } from './requests';
 export { DEBOUNCE_MS } from './documents';
@@ -71,6 +74,8 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
   const progress = new Progress(connection, session);
   const documents = new Documents(connection, host, session, workspace, traces, out, progress);
   const requests = new Requests(session, documents);
+  // The rules of every policy file, indexed for workspace symbols as the check reads them (open documents: from the buffer).
+  const symbolIndex = new SymbolIndex(host, session, workspace, documents);
   // Every policy file of the workspace folders, from disk, in the background (open documents: from the buffer).
   const check = new WorkspaceCheck({
     host, roots: () => workspace.roots, isPolicyPath: (path) => workspace.isPolicyUri(host.pathToUri(path)), isOpen: (path) => documents.all().some((td) => host.uriToPath(td.uri) === path),
@@ -80,6 +85,7 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
       const [task, ended] = [progress.begin('Checking policy files'), out.checkStarted()];
       return { report: (checked, found) => task.report(`${checked} of ${found} files`), end: () => { task.end(); ended(); } };
     },
+    parsed: (uri, doc) => symbolIndex.checked(uri, doc), dropped: (uri) => symbolIndex.forgotten(uri),
   });
   // New settings: the open documents first, then the files on disk.
   workspace.onApplied(() => {
@@ -94,6 +100,7 @@ export function createServer(connection: Connection, host: ServerHost): RunningS
   const parts = { host, session, workspace, documents, requests, check, out, progress };
   for (const handlers of [lifecycle, configuration, completion, hover, codeActions, symbols, formatting, links, codeLens, denials, definition, highlight, rename, inlayHints, pullDiagnostics]) handlers.register(connection, parts);
   references.register(connection, { ...parts, traces });
+  workspaceSymbols.register(connection, { ...parts, symbolIndex });
   documents.listen();
   connection.listen();
   return { stop: () => lifecycle.stopWork(parts) };

@@ -14,7 +14,7 @@
  * is not read. The work yields to the event loop every SLICE_MS, so requests and edits are
  * answered in between.
  */
-import { PROJECT_CONFIG_FILE, parsePolicyDocument } from '@netpolicy/core';
+import { PROJECT_CONFIG_FILE, parsePolicyDocument, type PolicyDocument } from '@netpolicy/core';
 import { policyDiagnostics, toLspDiagnostic, type ServiceSettings } from '@netpolicy/language-service';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { FileProblem, relativePath, type ServerHost } from './host';
@@ -49,6 +49,9 @@ export interface WorkspaceCheckDeps {
   log(message: string): void;
   /** A walk through the folders begins (progress, and when a workspace pull may answer): it reports the files checked and found so far, then ends (cancelled too). */
   walking?(): { report(checked: number, found: number): void; end(): void };
+  /** A file was read and parsed (the workspace symbol index keeps its rules); `dropped`: it is no longer followed, or could not be read. */
+  parsed?(uri: string, doc: PolicyDocument): void;
+  dropped?(uri: string): void;
 }
 
 /** The setting's value: a number of files (floored, at most 100,000), 0 = off; anything else is the default. */
@@ -169,6 +172,7 @@ export class WorkspaceCheck {
       for (const [p, uri] of map) {
         if (p !== path && !p.startsWith(`${path}/`)) continue;
         map.delete(p);
+        this.deps.dropped?.(uri);
         this.checks.set(p, (this.checks.get(p) ?? 0) + 1);
         if (!this.deps.isOpen(p)) this.send(p, uri, [], true);
       }
@@ -198,6 +202,7 @@ export class WorkspaceCheck {
     if (this.checks.get(path) !== n || uri === undefined || this.stopped || this.deps.isOpen(path)) return;
     if ('error' in result) {
       const err = result.error;
+      this.deps.dropped?.(uri);
       if (err instanceof FileProblem && err.code === 'ENOENT') {
         this.files.delete(path);
         this.send(path, uri, [], true);
@@ -209,6 +214,7 @@ export class WorkspaceCheck {
     }
     for (const key of this.logged) if (key.startsWith(`${path}\n`)) this.logged.delete(key);
     const doc = parsePolicyDocument(result.text, { fileName: path });
+    this.deps.parsed?.(uri, doc);
     const diagnostics = policyDiagnostics(doc, this.deps.service(uri)).map((d) => toLspDiagnostic(doc, uri, d));
     // Empty too: the file was checked (a client sees that it is clean).
     this.send(path, uri, diagnostics, true);
@@ -317,7 +323,11 @@ export class WorkspaceCheck {
     }
     if (cancelled()) return;
     // What the last run published and this one did not find (deleted, no longer a policy file, past the bound, turned off) is cleared.
-    for (const [p, uri] of this.stale) if (!this.files.has(p) && !this.deps.isOpen(p)) this.send(p, uri, [], true);
+    for (const [p, uri] of this.stale) {
+      if (this.files.has(p)) continue;
+      this.deps.dropped?.(uri);
+      if (!this.deps.isOpen(p)) this.send(p, uri, [], true);
+    }
     this.stale.clear();
     if (this.files.size > 0 || overflow) this.deps.log(`workspace diagnostics: ${this.files.size} policy files checked in ${Date.now() - started} ms`);
   }

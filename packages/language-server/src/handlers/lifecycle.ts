@@ -45,6 +45,7 @@ export function register(connection: Connection, parts: Parts): void {
         // A test file's lenses run its tests again; code actions as commands for a client that cannot take CodeAction literals.
         executeCommandProvider: { commands: [RUN_POLICY_TESTS_COMMAND, ...(client.codeActionLiterals ? [] : [APPLY_EDIT_COMMAND])] },
         documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
         foldingRangeProvider: true,
         selectionRangeProvider: true,
         documentFormattingProvider: true,
