@@ -176,7 +176,7 @@ export class Documents {
         e.usage = undefined;
         e.usageVersion = undefined;
         e.traceRun++;
-        session.refreshLenses();
+        session.refreshViews();
       }
       const diagnostics: LspDiagnostic[] = this.coreDiagnostics(uri).map((d) => toLspDiagnostic(doc, uri, d));
       if (e.usage && e.usageVersion === td.version && !doc.syntaxFailed) diagnostics.push(...unusedRuleHints(doc, uri, e.usage));
@@ -195,7 +195,7 @@ export class Documents {
       this.out.document(uri, version, diagnostics);
       if (diagnostics.length > 0) this.publishedNonEmpty.add(uri);
       else this.publishedNonEmpty.delete(uri);
-      this.session.refreshLenses();
+      this.session.refreshViews();
     }, (err) => this.session.log(`policy tests of ${uri}: ${err instanceof Error ? err.message : String(err)}`, true));
   }
 
@@ -257,13 +257,15 @@ export class Documents {
     e.usage = usage;
     e.usageVersion = version;
     this.publish(uri);
-    this.session.refreshLenses();
+    this.session.refreshViews();
   }
 
   /** Settings were applied: every document is validated again, its traces evaluated again. */
   settingsApplied(): void {
     for (const e of this.entries.values()) e.usageVersion = undefined;
     for (const td of this.texts.all()) this.schedule(td.uri, 0);
+    // Inlay hint kinds may have been turned on or off (netpolicy.inlayHints.*).
+    this.session.refreshViews();
   }
 
   /** Traces changed on disk: every policy document's traces are evaluated again. */

@@ -25,6 +25,7 @@ export interface ClientAbilities {
   features: ClientFeatures | undefined;
   canFollowFolders: boolean;
   canRefreshLenses: boolean;
+  canRefreshInlayHints: boolean;
   canWatchFiles: boolean;
   /** It takes `documentChanges` in a WorkspaceEdit (edits at a document's version). */
   documentChanges: boolean;
@@ -44,7 +45,7 @@ export interface ClientAbilities {
 /** Before `initialize`. */
 const UNKNOWN_CLIENT: ClientAbilities = {
   canPullConfiguration: false, configurationAdvertised: false, canRegisterConfiguration: false, codeActionLiterals: true,
-  features: undefined, canFollowFolders: false, canRefreshLenses: false, canWatchFiles: false, documentChanges: false, clientCommands: [],
+  features: undefined, canFollowFolders: false, canRefreshLenses: false, canRefreshInlayHints: false, canWatchFiles: false, documentChanges: false, clientCommands: [],
   pullDiagnostics: false, workDoneProgress: false,
 };
 
@@ -68,6 +69,7 @@ export function negotiate(params: InitializeParams): ClientAbilities {
     },
     canFollowFolders: caps.workspace?.workspaceFolders === true,
     canRefreshLenses: caps.workspace?.codeLens?.refreshSupport === true,
+    canRefreshInlayHints: caps.workspace?.inlayHint?.refreshSupport === true,
     canWatchFiles: caps.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
     clientCommands: Array.isArray(commands) ? commands.filter((c): c is string => typeof c === 'string').slice(0, 100) : [],
@@ -210,7 +212,9 @@ export class Session {
   }
 
   /** Asks the client to ask for code lenses again (trace usage changed). */
-  refreshLenses(): void {
+  /** What lenses and inlay hints show changed without an edit (traces evaluated, tests run, settings): clients that can are asked to ask again. */
+  refreshViews(): void {
     if (this.client.canRefreshLenses) void this.connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    if (this.client.canRefreshInlayHints) void this.connection.sendRequest('workspace/inlayHint/refresh').catch(() => undefined);
   }
 }

@@ -128,6 +128,7 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   });
   connection.onRequest('client/registerCapability', (p) => { record('client/registerCapability', p); return null; });
   connection.onRequest('workspace/codeLens/refresh', () => null);
+  connection.onRequest('workspace/inlayHint/refresh', (p) => { record('workspace/inlayHint/refresh', p); return null; });
   connection.onRequest('workspace/diagnostic/refresh', (p) => { record('workspace/diagnostic/refresh', p); return null; });
   connection.onRequest('window/workDoneProgress/create', (p) => {
     record('window/workDoneProgress/create', p);

@@ -25,4 +25,22 @@ describe('inlay hints', () => {
     await expect.poll(async () => (await c.request('textDocument/inlayHint', { textDocument: { uri }, range: ALL })).map((h: any) => h.label)).toEqual(['16,777,216 addresses']);
     await expect(c.request('textDocument/inlayHint', { textDocument: { uri } })).rejects.toThrow(/params.range is missing/);
   });
+
+  it('a client that can refresh them is asked to when the settings change; one that cannot is not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'np-hints-'));
+    const refreshes = (c: { serverRequests: Array<{ method: string }> }) => c.serverRequests.filter((r) => r.method === 'workspace/inlayHint/refresh').length;
+    const capabilities = (inlayHint: object) => ({ workspace: { configuration: true, inlayHint }, textDocument: { publishDiagnostics: { versionSupport: true } } });
+    const able = await client({ rootUri: fileUri(dir), capabilities: capabilities({ refreshSupport: true }) });
+    const unable = await client({ rootUri: fileUri(dir), capabilities: capabilities({}) });
+    for (const c of [able, unable]) {
+      const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+      await c.open(uri, POLICY);
+      await c.diagnostics(uri);
+      c.settings = { inlayHints: { services: false } };
+      await c.notify('workspace/didChangeConfiguration', { settings: null });
+      await expect.poll(async () => (await c.request('textDocument/inlayHint', { textDocument: { uri }, range: ALL })).length).toBe(2);
+    }
+    await expect.poll(() => refreshes(able)).toBeGreaterThan(0);
+    expect(refreshes(unable)).toBe(0);
+  });
 });
