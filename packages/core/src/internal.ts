@@ -20,6 +20,7 @@ export { repositoryPatternProblem } from './formats/repository-pattern';
 export { camelOf, JOB_MEMBERS, PROTOCOL_MEMBERS, REQUIRED_MEMBERS, type MemberSpec, type MemberType } from './trace/fields';
 export { accessHost } from './eval/access';
 export { parseUrl } from './eval/url';
+export { attributeParsed } from './attribution/index-sbom';
 // The evaluator's reading of rules, and whether one item permits an access (workspace symbols).
 export { policyRules, itemRules } from './eval/rules';
 export { anyPermits } from './eval/naive';

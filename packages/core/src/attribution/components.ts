@@ -170,28 +170,57 @@ const DISTRIBUTION_TYPES = new Set(['distribution', 'source-distribution']);
 
 type PurlRead = ReturnType<typeof purlKeys>;
 
+/** Sets of the reference lists longer than 16 (256 at most), made once such a list is reached. */
+const refSets = new WeakMap<string[], Set<string>>();
+
 /** A reference list's `push` that skips a key already listed: a scan while short, a set once long (256 references at most). */
-function pushNew(list: string[], sets: Map<string[], Set<string>>, k: string): void {
+function pushNew(list: string[], k: string): void {
   if (list.length < 16) {
     if (!list.includes(k)) list.push(k);
     return;
   }
-  let set = sets.get(list);
-  if (set === undefined) sets.set(list, (set = new Set(list)));
+  let set = refSets.get(list);
+  if (set === undefined) refSets.set(list, (set = new Set(list)));
   if (!set.has(k)) { set.add(k); list.push(k); }
 }
 
+/** A distribution reference: its URL key. */
+function addDistribution(out: SbomComponent, text: string | undefined): void {
+  const k = text !== undefined ? urlKey(text) : undefined;
+  if (k !== undefined) pushNew(out.distribution, k);
+}
+
+/** A vcs reference: its repository key, and the revision it names. */
+function addVcs(out: SbomComponent, text: string | undefined): void {
+  const k = text !== undefined ? repoKeyOfUrl(text) : undefined;
+  if (k === undefined) return;
+  pushNew(out.vcs, k);
+  const ref = gitRefOfUrl(text!);
+  if (ref !== undefined) pushNew(out.vcsRefs, refKey(k, normaliseRef(ref)));
+}
+
+/** A git URL as a distribution reference (npm's `git+ssh://...#COMMIT`) names a repository and a revision. */
+function addDistributionOrVcs(out: SbomComponent, text: string | undefined): void {
+  if (text === undefined) return;
+  if (isGitRemote(text)) addVcs(out, text);
+  else addDistribution(out, text);
+}
+
+/** A purl that does not read, in `purls` (one look-up per component tells read, unread and new apart). */
+const UNREAD = null;
+
 /** `purls`: the purls read so far (an SBOM lists one purl many times over: each is parsed once). */
-function readComponent(c: object, order: number, purls: Map<string, PurlRead>): SbomComponent | undefined {
+function readComponent(c: object, order: number, purls: Map<string, PurlRead | typeof UNREAD>): SbomComponent | undefined {
+  const name = str(c, 'name');
+  if (name === undefined) return undefined;
   const purl = str(c, 'purl');
   let read: PurlRead = undefined;
   if (purl !== undefined) {
-    read = purls.get(purl);
-    if (read === undefined && !purls.has(purl)) purls.set(purl, (read = purlKeys(purl)));
+    const known = purls.get(purl);
+    if (known === undefined) purls.set(purl, (read = purlKeys(purl)) ?? UNREAD);
+    else read = known ?? undefined;
   }
-  let name = str(c, 'name');
   const version = str(c, 'version');
-  if (name === undefined) return undefined;
   const group = str(c, 'group');
   const out: SbomComponent = { order, name, fullName: group !== undefined ? `${group}/${name}` : name, distribution: [], vcs: [], vcsRefs: [] };
   const bomRef = str(c, 'bom-ref');
@@ -199,22 +228,10 @@ function readComponent(c: object, order: number, purls: Map<string, PurlRead>): 
   if (purl !== undefined) out.purl = purl;
   if (version !== undefined) out.version = version;
   if (read?.keys) out.keys = read.keys;
-  let sets: Map<string[], Set<string>> | undefined;
-  const dist = (text: string | undefined): void => {
-    const k = text !== undefined ? urlKey(text) : undefined;
-    if (k !== undefined) pushNew(out.distribution, (sets ??= new Map()), k);
-  };
-  const vcs = (text: string | undefined): void => {
-    const k = text !== undefined ? repoKeyOfUrl(text) : undefined;
-    if (k === undefined) return;
-    pushNew(out.vcs, (sets ??= new Map()), k);
-    const ref = gitRefOfUrl(text!);
-    if (ref !== undefined) pushNew(out.vcsRefs, sets, refKey(k, normaliseRef(ref)));
-  };
-  // A git URL as a distribution reference (npm's `git+ssh://...#COMMIT`) names a repository and a revision.
-  const distOrVcs = (text: string | undefined): void => (text !== undefined && isGitRemote(text) ? vcs(text) : dist(text));
-  distOrVcs(read?.downloadUrl);
-  vcs(read?.vcsUrl);
+  if (read !== undefined) {
+    addDistributionOrVcs(out, read.downloadUrl);
+    addVcs(out, read.vcsUrl);
+  }
   const refs = own(c, 'externalReferences');
   if (Array.isArray(refs)) {
     // At most 256 references per component are read: more say nothing an access needs.
@@ -222,8 +239,8 @@ function readComponent(c: object, order: number, purls: Map<string, PurlRead>): 
       const type = str(refs[i], 'type');
       const url = str(refs[i], 'url');
       if (type === undefined || url === undefined) continue;
-      if (DISTRIBUTION_TYPES.has(type)) distOrVcs(url);
-      else if (VCS_TYPES.has(type)) vcs(url);
+      if (DISTRIBUTION_TYPES.has(type)) addDistributionOrVcs(out, url);
+      else if (VCS_TYPES.has(type)) addVcs(out, url);
     }
   }
   const maven = read?.keys?.eco === 'maven';
@@ -253,7 +270,7 @@ export function readSbomComponents(sbom: unknown): SbomComponent[] {
   if (sbom === null || typeof sbom !== 'object') return out;
   // A Set, not a WeakSet: the document is alive while it is read, and a Set is faster.
   const seen = new Set<object>();
-  const purls = new Map<string, PurlRead>();
+  const purls = new Map<string, PurlRead | typeof UNREAD>();
   // Frames of arrays and positions: depth-first, in document order, without recursion.
   const frames: { list: readonly unknown[]; at: number }[] = [];
   const push = (list: unknown): void => {

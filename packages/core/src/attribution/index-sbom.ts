@@ -12,10 +12,11 @@
  * reaches: the answer is then part of the full one, never an entry the full one lacks.
  */
 import type { Access } from '../eval/access';
+import type { ParsedUrl } from '../eval/url';
 import { readSbomComponents, refKey, type SbomComponent } from './components';
-import { claimsOfAccess, finish, judge, sbomContext, UNATTRIBUTED, type AccessClaims, type ContextOptions, type SbomContext } from './match';
+import { claimsOfAccess, entryOf, finish, judge, sbomContext, UNATTRIBUTED, type AccessClaims, type ContextOptions, type SbomContext } from './match';
 import { normaliseVersion, pep503 } from './names';
-import type { ComponentMatch, Ecosystem, MatchKind } from './types';
+import { MATCH_KINDS, type ComponentMatch, type Ecosystem, type MatchKind } from './types';
 
 /**
  * An SBOM indexed once (`indexSbom`) to attribute many accesses to the components they fetched.
@@ -27,7 +28,8 @@ export interface SbomIndex {
   /**
    * The components an access fetched, strongest match first; empty when unattributed.
    * `remoteUrl`: an SSH git command's original remote URL (the trace's `remote_url`), when known.
-   * The array is shared when empty: do not change it.
+   * The answer is shared, do not change it: the empty array, and the answer naming one component
+   * alone (frozen, with its entry), which is given again to each access it answers.
    */
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[];
 }
@@ -54,41 +56,62 @@ export interface SbomIndexOptions extends IndexSbomOptions {
  */
 export const MAX_CANDIDATES = 1000;
 
-type List = SbomComponent[];
+/** A component as the index holds it: with its answers when it alone matches, made once (see `Index.alone`). */
+interface Held {
+  readonly c: SbomComponent;
+  /** By match kind's rank: `[entry]`, frozen (shared by every access it answers). */
+  alone: (readonly ComponentMatch[] | undefined)[] | undefined;
+}
 
-function add<K>(map: Map<K, List>, key: K, c: SbomComponent): void {
+type List = Held[];
+
+function add<K>(map: Map<K, List>, key: K, c: Held): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [c]);
   else if (list[list.length - 1] !== c) list.push(c);
 }
 
-/** Components of one name (or git repository): all of them, by version, and those without one. */
+/**
+ * Components of one name (or git repository): all of them, by version, and those without one.
+ * Most names have one version in an SBOM: its list is kept beside the others' map, which is made
+ * only for a second version (a map per name was a third of the index's memory, 10,000 names).
+ */
 class Versions {
   readonly all: List = [];
-  readonly byVersion = new Map<string, List>();
   /** Those that name no version: `name-only` for an access of any version. */
-  readonly unversioned: List = [];
+  unversioned: List | undefined;
+  private version0: string | undefined;
+  private list0: List | undefined;
+  private others: Map<string, List> | undefined;
 
-  add(c: SbomComponent, version: string | undefined): void {
+  add(c: Held, version: string | undefined): void {
     this.all.push(c);
-    if (version === undefined) this.unversioned.push(c);
-    else add(this.byVersion, version, c);
+    if (version === undefined) (this.unversioned ??= []).push(c);
+    else if (this.list0 === undefined) { this.version0 = version; this.list0 = [c]; }
+    else if (version === this.version0) { if (this.list0[this.list0.length - 1] !== c) this.list0.push(c); }
+    else add((this.others ??= new Map()), version, c);
+  }
+
+  /** The components of one version. */
+  byVersion(version: string): List | undefined {
+    return version === this.version0 ? this.list0 : this.others?.get(version);
   }
 }
 
-/** OCI components of one name (the repository's last segment), as an OCI claim looks them up. */
+/** OCI components of one name (the repository's last segment), as an OCI claim looks them up; each map made when needed. */
 class OciImages {
   /** By `digest`, host and repository (`''` for those the purl does not give). */
-  readonly byDigest = new Map<string, List>();
+  byDigest: Map<string, List> | undefined;
   /** By `digest` alone: a pull of that digest from elsewhere (`oci-digest`). */
-  readonly byDigestAnywhere = new Map<string, List>();
+  byDigestAnywhere: Map<string, List> | undefined;
   /** By host, repository and tag: those with a `repository_url` and a `tag`. */
-  readonly byTag = new Map<string, List>();
+  byTag: Map<string, List> | undefined;
   /** By host and repository: those with a `repository_url`. */
-  readonly byRepository = new Map<string, List>();
+  byRepository: Map<string, List> | undefined;
 }
 
-const key = (...parts: string[]): string => parts.join('\u0000');
+const key2 = (a: string, b: string): string => `${a}\u0000${b}`;
+const key3 = (a: string, b: string, c: string): string => `${a}\u0000${b}\u0000${c}`;
 
 /**
  * A version folded coarser than every ecosystem's `normaliseVersion` (lower case, leading `v`s and
@@ -126,10 +149,17 @@ const SCANNED = 8;
 class Gathered {
   readonly list: List = [];
   /** Made once the list is longer than `SCANNED`: most accesses gather one list of one or two. */
-  private seen: Set<SbomComponent> | undefined;
+  private seen: Set<Held> | undefined;
   full = false;
 
   constructor(private readonly max: number) {}
+
+  /** Empty again: one `Gathered` serves every access of an index (attribution is synchronous). */
+  reset(): void {
+    this.list.length = 0;
+    this.seen = undefined;
+    this.full = false;
+  }
 
   take(list: List | undefined): void {
     if (list === undefined || this.full) return;
@@ -161,10 +191,12 @@ class Index implements SbomIndex {
   private readonly vcs = new Map<string, List>();
   /** Repository keys and revisions of vcs references (`refKey`). */
   private readonly vcsRefs = new Map<string, List>();
+  private readonly gathered: Gathered;
 
   constructor(components: SbomComponent[], options: SbomIndexOptions) {
     this.componentCount = components.length;
     this.max = Math.max(1, options.maxCandidates ?? MAX_CANDIDATES);
+    this.gathered = new Gathered(this.max);
     this.context = sbomContext(components, options);
     // A component alike in everything attribution reads to an earlier one gives the same entry
     // after it: the earlier one answers for both. Its `identity` is made only when an earlier one
@@ -192,30 +224,31 @@ class Index implements SbomIndex {
     }
   }
 
-  private index(c: SbomComponent): void {
-    const k = c.keys;
+  private index(component: SbomComponent): void {
+    const c: Held = { c: component, alone: undefined };
+    const k = component.keys;
     if (k !== undefined) {
       if (k.eco === 'git') this.versions(this.gitPurls, k.repo!).add(c, k.version);
       else if (k.eco === 'oci') {
         let images = this.oci.get(k.name);
         if (images === undefined) this.oci.set(k.name, (images = new OciImages()));
         if (k.version !== undefined) {
-          add(images.byDigest, key(k.version, k.ociHost ?? '', k.ociRepository ?? ''), c);
-          add(images.byDigestAnywhere, k.version, c);
+          add((images.byDigest ??= new Map()), key3(k.version, k.ociHost ?? '', k.ociRepository ?? ''), c);
+          add((images.byDigestAnywhere ??= new Map()), k.version, c);
         }
         if (k.ociRepository !== undefined) {
-          add(images.byRepository, key(k.ociHost!, k.ociRepository), c);
-          if (k.tag !== undefined) add(images.byTag, key(k.ociHost!, k.ociRepository, k.tag), c);
+          add((images.byRepository ??= new Map()), key2(k.ociHost!, k.ociRepository), c);
+          if (k.tag !== undefined) add((images.byTag ??= new Map()), key3(k.ociHost!, k.ociRepository, k.tag), c);
         }
       } else {
         let names = this.packages.get(k.eco);
         if (names === undefined) this.packages.set(k.eco, (names = new Map()));
         this.versions(names, k.name).add(c, k.version);
       }
-    } else if (c.purl === undefined && c.version !== undefined) this.versions(this.loose, pep503(c.fullName)).add(c, foldVersion(c.version));
-    for (const u of c.distribution) add(this.urls, u, c);
-    for (const r of c.vcs) add(this.vcs, r, c);
-    for (const r of c.vcsRefs) add(this.vcsRefs, r, c);
+    } else if (component.purl === undefined && component.version !== undefined) this.versions(this.loose, pep503(component.fullName)).add(c, foldVersion(component.version));
+    for (const u of component.distribution) add(this.urls, u, c);
+    for (const r of component.vcs) add(this.vcs, r, c);
+    for (const r of component.vcsRefs) add(this.vcsRefs, r, c);
   }
 
   private versions(map: Map<string, Versions>, name: string): Versions {
@@ -232,19 +265,19 @@ class Index implements SbomIndex {
   private candidates(a: AccessClaims, into: Gathered): void {
     for (const claim of a.claims) {
       if (claim.kind === 'package') {
-        if (claim.version !== undefined) into.take(this.packages.get(claim.eco)?.get(claim.name)?.byVersion.get(normaliseVersion(claim.eco, claim.version)));
+        if (claim.version !== undefined) into.take(this.packages.get(claim.eco)?.get(claim.name)?.byVersion(normaliseVersion(claim.eco, claim.version)));
       } else if (claim.kind === 'oci') {
         const images = this.oci.get(claim.name);
         if (images === undefined) continue;
         if (claim.digest !== undefined) {
-          into.take(images.byDigest.get(key(claim.digest, claim.host, claim.repository)));
-          into.take(images.byDigest.get(key(claim.digest, claim.host, '')));
-          into.take(images.byDigest.get(key(claim.digest, '', '')));
+          into.take(images.byDigest?.get(key3(claim.digest, claim.host, claim.repository)));
+          into.take(images.byDigest?.get(key3(claim.digest, claim.host, '')));
+          into.take(images.byDigest?.get(key3(claim.digest, '', '')));
         }
-        if (claim.tag !== undefined) into.take(images.byTag.get(key(claim.host, claim.repository, claim.tag)));
-      } else if (claim.refs !== undefined) for (const r of claim.refs) into.take(this.gitPurls.get(claim.repo)?.byVersion.get(r));
+        if (claim.tag !== undefined) into.take(images.byTag?.get(key3(claim.host, claim.repository, claim.tag)));
+      } else if (claim.refs !== undefined) for (const r of claim.refs) into.take(this.gitPurls.get(claim.repo)?.byVersion(r));
     }
-    for (const claim of a.claims) if (claim.kind === 'oci' && claim.digest !== undefined) into.take(this.oci.get(claim.name)?.byDigestAnywhere.get(claim.digest));
+    for (const claim of a.claims) if (claim.kind === 'oci' && claim.digest !== undefined) into.take(this.oci.get(claim.name)?.byDigestAnywhere?.get(claim.digest));
     if (a.url !== undefined) into.take(this.urls.get(a.url));
     for (const claim of a.claims) {
       if (claim.kind !== 'git') continue;
@@ -256,8 +289,9 @@ class Index implements SbomIndex {
       if (claim.kind === 'package') {
         const v = this.packages.get(claim.eco)?.get(claim.name);
         into.take(claim.version !== undefined ? v?.unversioned : v?.all);
-        if (claim.version !== undefined) into.take(this.loose.get(pep503(claim.name))?.byVersion.get(foldVersion(claim.version)));
-      } else if (claim.kind === 'oci') into.take(this.oci.get(claim.name)?.byRepository.get(key(claim.host, claim.repository)));
+        // Components without a purl, by name and version (none in most SBOMs: no key made then).
+        if (claim.version !== undefined && this.loose.size > 0) into.take(this.loose.get(pep503(claim.name))?.byVersion(foldVersion(claim.version)));
+      } else if (claim.kind === 'oci') into.take(this.oci.get(claim.name)?.byRepository?.get(key2(claim.host, claim.repository)));
       else {
         const v = this.gitPurls.get(claim.repo);
         into.take(claim.version !== undefined ? v?.unversioned : v?.all);
@@ -266,18 +300,37 @@ class Index implements SbomIndex {
   }
 
   attribute(access: Access, remoteUrl?: string): readonly ComponentMatch[] {
+    return this.attributeParsed(access, undefined, remoteUrl);
+  }
+
+  /** `attribute` of an HTTP request whose URL the caller parsed already (`parseUrl(access.url)`, null when it does not parse). */
+  attributeParsed(access: Access, parsed: ParsedUrl | null | undefined, remoteUrl?: string): readonly ComponentMatch[] {
     if (this.componentCount === 0 || access === null || typeof access !== 'object') return UNATTRIBUTED;
-    const a = claimsOfAccess(access, this.context, remoteUrl);
+    const a = claimsOfAccess(access, this.context, remoteUrl, parsed);
     if (a.claims.length === 0 && a.url === undefined) return UNATTRIBUTED;
-    const candidates = new Gathered(this.max);
+    const candidates = this.gathered;
+    candidates.reset();
     this.candidates(a, candidates);
-    if (candidates.list.length === 0) return UNATTRIBUTED;
+    const list = candidates.list;
+    if (list.length === 0) return UNATTRIBUTED;
+    // One candidate (most accesses): its answer of that kind, made once.
+    if (list.length === 1) {
+      const kind = judge(list[0].c, a);
+      return kind === undefined ? UNATTRIBUTED : this.alone(list[0], kind);
+    }
     const found: { c: SbomComponent; kind: MatchKind }[] = [];
-    for (const c of candidates.list) {
-      const kind = judge(c, a);
-      if (kind !== undefined) found.push({ c, kind });
+    for (const h of list) {
+      const kind = judge(h.c, a);
+      if (kind !== undefined) found.push({ c: h.c, kind });
     }
     return finish(found);
+  }
+
+  /** The answer naming one component alone, matched by `kind`: `finish` of it, kept for the next access it answers. */
+  private alone(h: Held, kind: MatchKind): readonly ComponentMatch[] {
+    const rank = MATCH_KINDS.indexOf(kind);
+    const answers = (h.alone ??= [undefined, undefined, undefined, undefined, undefined]);
+    return (answers[rank] ??= Object.freeze([entryOf(h.c, kind)]));
   }
 }
 
@@ -289,6 +342,15 @@ class Index implements SbomIndex {
  */
 export function indexSbom(sbom: unknown, options: IndexSbomOptions = {}): SbomIndex {
   return new Index(readSbomComponents(sbom), options);
+}
+
+/**
+ * `index.attribute(access, remoteUrl)` of an HTTP request whose URL the caller parsed already
+ * (`parseUrl(access.url)`, null when it does not parse): explain parses each URL once.
+ * @internal
+ */
+export function attributeParsed(index: SbomIndex, access: Access, parsed: ParsedUrl | null | undefined, remoteUrl?: string): readonly ComponentMatch[] {
+  return index instanceof Index ? index.attributeParsed(access, parsed, remoteUrl) : index.attribute(access, remoteUrl);
 }
 
 /** `indexSbom` with options (tests: a small `maxCandidates`). Not part of the package's API. */

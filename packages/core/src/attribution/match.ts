@@ -4,7 +4,7 @@
  * test holding one to the other tests exactly the index's choice of candidates.
  */
 import type { Access } from '../eval/access';
-import { parseUrl } from '../eval/url';
+import { parseUrl, type ParsedUrl } from '../eval/url';
 import type { Policy } from '../policy/types';
 import { parsedUrlKey, refKey, type SbomComponent } from './components';
 import { mavenBaseOf } from './maven';
@@ -165,22 +165,26 @@ function hostOfUrlKey(key: string): string {
   return key.slice(start, colon >= start ? colon : end);
 }
 
-/** The claims of an access (HTTP requests and SSH git commands; connections name no package). */
-export function claimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string): AccessClaims {
-  const a = rawClaimsOfAccess(access, ctx, remoteUrl);
+/**
+ * The claims of an access (HTTP requests and SSH git commands; connections name no package).
+ * `parsed`: the request's URL as `parseUrl(access.url)` gives it, when the caller has it (explain
+ * parses each URL once). `readUrl`: the URL forms' reader (the reference reads every form).
+ */
+export function claimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string, parsed?: ParsedUrl | null, readUrl: (u: ParsedUrl, hosts: RegistryHosts) => Claim[] = claimsOfUrl): AccessClaims {
+  const a = rawClaimsOfAccess(access, ctx, remoteUrl, parsed, readUrl);
   for (const claim of a.claims) {
     if (claim.kind === 'git' && claim.version !== undefined) claim.refs = ctx.commits.resolve(claim.repo, normaliseRef(claim.version));
   }
   return a;
 }
 
-function rawClaimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string): AccessClaims {
+function rawClaimsOfAccess(access: Access, ctx: SbomContext, remoteUrl: string | undefined, parsed: ParsedUrl | null | undefined, readUrl: (u: ParsedUrl, hosts: RegistryHosts) => Claim[]): AccessClaims {
   if (access.kind === 'http') {
     if (typeof access.url !== 'string') return NO_CLAIMS;
     if (access.url.length > 8192) return NO_CLAIMS;
-    const u = parseUrl(access.url);
+    const u = parsed === undefined ? parseUrl(access.url) : parsed;
     if (!u) return NO_CLAIMS;
-    const claims = claimsOfUrl(u, ctx.hosts);
+    const claims = readUrl(u, ctx.hosts);
     return ctx.distributionHosts.has(u.host) ? { claims, url: parsedUrlKey(u) } : { claims };
   }
   if (access.kind === 'ssh') {
@@ -265,16 +269,19 @@ export const UNATTRIBUTED: readonly ComponentMatch[] = Object.freeze([]);
 export function entries(found: readonly { c: SbomComponent; kind: MatchKind }[]): ComponentMatch[] {
   const strong = found.some((f) => f.kind !== 'name-only');
   const kept = (strong ? found.filter((f) => f.kind !== 'name-only') : found.slice()).sort((x, y) => RANK[x.kind] - RANK[y.kind] || x.c.order - y.c.order);
-  return kept.map(({ c, kind }) => {
-    // Members in the documented order: { bomRef?, purl?, name, version?, match }.
-    const m = {} as ComponentMatch;
-    if (c.bomRef !== undefined) m.bomRef = c.bomRef;
-    if (c.purl !== undefined) m.purl = c.purl;
-    m.name = c.name;
-    if (c.version !== undefined) m.version = c.version;
-    m.match = kind;
-    return m;
-  });
+  return kept.map(({ c, kind }) => entryOf(c, kind));
+}
+
+/** A component's entry in an answer. */
+export function entryOf(c: SbomComponent, kind: MatchKind): ComponentMatch {
+  // Members in the documented order: { bomRef?, purl?, name, version?, match }.
+  const m = {} as ComponentMatch;
+  if (c.bomRef !== undefined) m.bomRef = c.bomRef;
+  if (c.purl !== undefined) m.purl = c.purl;
+  m.name = c.name;
+  if (c.version !== undefined) m.version = c.version;
+  m.match = kind;
+  return m;
 }
 
 /** Equal entries, equal strings (members length-prefixed: no separator to forge). */

@@ -210,6 +210,13 @@ export class Explainer {
   private readonly connected = new Map<string, readonly string[]>();
   private connectedOverflow = false;
   private lateDnsAnswers = false;
+  /**
+   * The URL of the HTTP request `add` is explaining, as parsed for it (`parseUrl`; null when it
+   * does not parse; undefined for other observations). Read in `onResult`, it spares a second
+   * parse (SBOM attribution, issue 32).
+   * @internal
+   */
+  parsedUrl: ParsedUrl | null | undefined;
 
   /** A policy that does not meet the schema is an `InputError` with its first problem. */
   constructor(readonly policy: Policy, private readonly options: ExplainOptions = {}) {
@@ -238,6 +245,7 @@ export class Explainer {
     // Parsed once per observation and handed to evaluation, near miss and fix. Not cached by its
     // text: hashing a URL to look it up cost more than parsing it (profile of bench/explain.bench.mjs).
     const url = known?.protocol === 'http' ? parseUrl(known.url) ?? null : undefined;
+    this.parsedUrl = url;
     const d = scratch ? this.compiled.evaluate(scratch, url) : undefined;
     const verdict: ModelVerdict = d ? d.verdict : 'none';
     const reliesOnDefault = verdict === 'allow' && d!.rule === 'default';

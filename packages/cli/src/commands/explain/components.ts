@@ -2,8 +2,8 @@
  * `explain --sbom FILE`: each result's SBOM components (core's attribution, docs/attribution.md)
  * in the JSON, text and Markdown reports, and the denials counted per component.
  */
-import { type ComponentMatch, type ExplainResult, type SbomIndex } from '@netpolicy/core';
-import { clipped } from '@netpolicy/core/internal';
+import { type ComponentMatch, type ExplainResult, type ParsedUrl, type SbomIndex } from '@netpolicy/core';
+import { attributeParsed, clipped } from '@netpolicy/core/internal';
 
 /** contracts.md names core's `name-only` match `name` in explain's JSON. */
 const jsonMatch = (m: ComponentMatch['match']): string => (m === 'name-only' ? 'name' : m);
@@ -23,11 +23,24 @@ function componentJson(m: ComponentMatch): string {
   return `${s},"match":"${jsonMatch(m.match)}"}`;
 }
 
+/**
+ * The JSON of answers core shares between accesses (frozen: a component matched alone), made
+ * once each: every access of a trace is listed, and a job fetches a component many times.
+ */
+const sharedJson = new WeakMap<readonly ComponentMatch[], string>();
+
 export function componentsJson(list: readonly ComponentMatch[]): string {
   if (list.length === 0) return '[]';
+  const shared = Object.isFrozen(list);
+  if (shared) {
+    const known = sharedJson.get(list);
+    if (known !== undefined) return known;
+  }
   let s = '[';
   for (let i = 0; i < list.length; i++) s += (i ? ',' : '') + componentJson(list[i]);
-  return `${s}]`;
+  s += ']';
+  if (shared) sharedJson.set(list, s);
+  return s;
 }
 
 interface Tally {
@@ -57,16 +70,19 @@ export class Attribution {
     return new Attribution(this.index);
   }
 
-  /** The components of a result's access (an SSH command's remote URL helps). */
-  of(r: ExplainResult): readonly ComponentMatch[] {
+  /**
+   * The components of a result's access (an SSH command's remote URL helps). `parsed`: its URL as
+   * explain parsed it, when the caller has it (`Explainer.parsedUrl` in `onResult`).
+   */
+  of(r: ExplainResult, parsed?: ParsedUrl | null): readonly ComponentMatch[] {
     if (r.access === undefined) return [];
     const o = r.observation as { protocol?: unknown; remoteUrl?: unknown };
-    return this.index.attribute(r.access, o.protocol === 'ssh_git' && typeof o.remoteUrl === 'string' ? o.remoteUrl : undefined);
+    return attributeParsed(this.index, r.access, parsed, o.protocol === 'ssh_git' && typeof o.remoteUrl === 'string' ? o.remoteUrl : undefined);
   }
 
-  /** Counts a result; returns its components. */
-  add(r: ExplainResult): readonly ComponentMatch[] {
-    const list = this.of(r);
+  /** Counts a result; returns its components (the JSON report lists every result's). */
+  add(r: ExplainResult, parsed?: ParsedUrl | null): readonly ComponentMatch[] {
+    const list = this.of(r, parsed);
     if (r.model.verdict !== 'deny') return list;
     if (list.length === 0) { this.unattributedDenials++; return list; }
     for (const m of list) {
@@ -77,6 +93,15 @@ export class Attribution {
       if (isDownload(m)) t.downloadDenied = true;
     }
     return list;
+  }
+
+  /**
+   * Counts a result, attributing only a model denial: what the text, Markdown and CI reports show
+   * (their per-component counts, and the line under each denial shown, `textLine`). An allowed
+   * access's components appear in no such report.
+   */
+  count(r: ExplainResult, parsed?: ParsedUrl | null): void {
+    if (r.model.verdict === 'deny') this.add(r, parsed);
   }
 
   /** Components with denials, most denied first (then first denied first). */

@@ -281,7 +281,7 @@ export const command: Command = {
         const pass = async (sink: { write(text: string): void }, paced: boolean, resolvedNames?: Map<string, string[]>) => {
           const writer = new JsonReportWriter(sink, sbom?.fresh(), provenance);
           fixes = new FixCollector();
-          const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); writer.add(r); } });
+          const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, onResult: (r) => { collect(r); writer.add(r, explainer.parsedUrl); } });
           const header = await readTrace(traceInput, (o) => explainer.add(o), paced ? () => drained(stdout) : undefined);
           return { explainer, writer, report: explainer.finish(header) };
         };
@@ -308,7 +308,7 @@ export const command: Command = {
         const pulls = lookups ? new PullCollector() : undefined;
         fixes = new FixCollector();
         // The near miss and fix only of the denials shown (filled in below); --apply needs every fix.
-        const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, deferDetails: !values.apply, onResult: (r) => { collect(r); digest.add(r); attribution?.add(r); } });
+        const explainer = new Explainer(policy, { catalog, only, keep: false, resolvedNames, deferDetails: !values.apply, onResult: (r) => { collect(r); digest.add(r); attribution?.count(r, explainer.parsedUrl); } });
         const header = await readTrace(traceInput, (o) => { pulls?.add(o); explainer.add(o); });
         return { explainer, digest, attribution, pulls, header, report: explainer.finish(header) };
       };
