@@ -106,6 +106,14 @@ function qualifier(p: { qualifiers?: unknown }, key: string): string | undefined
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
+/**
+ * Keys in the one shape they all have here (each member present, `undefined` where it does not
+ * apply): the judge reads every component's keys at the same places (see `claimOf`, types.ts).
+ */
+function purlKeysOf(eco: Ecosystem, name: string, version: string | undefined, repo: string | undefined): PurlKeys {
+  return { eco, name, version, classifier: undefined, tag: undefined, ociHost: undefined, ociRepository: undefined, repo };
+}
+
 /** The purl read into keys; undefined when it does not parse or names no recognised ecosystem. */
 export function purlKeys(purl: string): { keys?: PurlKeys; downloadUrl?: string; vcsUrl?: string; repositoryUrl?: string } | undefined {
   if (purl.length > MAX_PURL) return undefined;
@@ -127,7 +135,7 @@ export function purlKeys(purl: string): { keys?: PurlKeys; downloadUrl?: string;
   const gitHost = GIT_PURL_HOSTS.get(type);
   if (gitHost !== undefined) {
     const repo = p.namespace ? repoKey(gitHost, `${p.namespace}/${p.name}`) : undefined;
-    if (repo !== undefined) out.keys = { eco: 'git', name: repo, repo, version: version && normaliseVersion('git', version) };
+    if (repo !== undefined) out.keys = purlKeysOf('git', repo, version && normaliseVersion('git', version), repo);
     return out;
   }
   const eco = ECOSYSTEM_OF_TYPE.get(type);
@@ -135,8 +143,7 @@ export function purlKeys(purl: string): { keys?: PurlKeys; downloadUrl?: string;
   let name: string;
   if (eco === 'npm' || eco === 'golang' || eco === 'maven') name = p.namespace ? `${p.namespace}/${p.name}` : p.name;
   else name = p.name; // pypi, cargo, gem, oci, apk, deb: the namespace (a distribution) is not in the URL
-  const keys: PurlKeys = { eco, name: normaliseName(eco, name) };
-  if (version !== undefined) keys.version = normaliseVersion(eco, version);
+  const keys = purlKeysOf(eco, normaliseName(eco, name), version !== undefined ? normaliseVersion(eco, version) : undefined, undefined);
   if (eco === 'maven') {
     const classifier = qualifier(p, 'classifier');
     if (classifier !== undefined) keys.classifier = classifier;
@@ -222,12 +229,12 @@ function readComponent(c: object, order: number, purls: Map<string, PurlRead | t
   }
   const version = str(c, 'version');
   const group = str(c, 'group');
-  const out: SbomComponent = { order, name, fullName: group !== undefined ? `${group}/${name}` : name, distribution: [], vcs: [], vcsRefs: [] };
-  const bomRef = str(c, 'bom-ref');
-  if (bomRef !== undefined) out.bomRef = bomRef;
-  if (purl !== undefined) out.purl = purl;
-  if (version !== undefined) out.version = version;
-  if (read?.keys) out.keys = read.keys;
+  // Every member present (`undefined` where absent), in one order: the index and the judge read
+  // components at the same places, which then see one shape.
+  const out: SbomComponent = {
+    order, bomRef: str(c, 'bom-ref'), purl, name, version, fullName: group !== undefined ? `${group}/${name}` : name,
+    keys: read?.keys, distribution: [], vcs: [], vcsRefs: [], registryHost: undefined,
+  };
   if (read !== undefined) {
     addDistributionOrVcs(out, read.downloadUrl);
     addVcs(out, read.vcsUrl);

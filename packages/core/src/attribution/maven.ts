@@ -12,7 +12,7 @@
  * lists the snapshot's builds, not the version the build resolved).
  */
 import { decodeSegment } from './names';
-import type { Claim } from './types';
+import { packageClaim, type Claim } from './types';
 
 /** Bases of more than this many path segments are not looked for (a repository manager's are 1 to 4). */
 export const MAX_BASE_SEGMENTS = 16;
@@ -43,7 +43,7 @@ export function mavenPathClaims(rest: readonly string[], out: Claim[]): void {
   if (file === 'maven-metadata.xml') {
     // Version-level metadata exists for snapshots only: `.../ARTIFACT/V-SNAPSHOT/maven-metadata.xml`.
     const at = m >= 4 && rest[m - 2].endsWith(SNAPSHOT) ? m - 3 : m - 2;
-    out.push({ kind: 'package', eco: 'maven', name: `${rest.slice(0, at).join('.')}/${rest[at]}` });
+    out.push(packageClaim('maven', `${rest.slice(0, at).join('.')}/${rest[at]}`));
     return;
   }
   if (m < 4) return;
@@ -74,7 +74,7 @@ export function mavenPathClaims(rest: readonly string[], out: Claim[]): void {
   // The POM and Gradle's module metadata describe every classifier's artifact of the version.
   const shared = classifier === undefined && (ext === 'pom' || ext === 'module');
   for (const v of fileVersion === version ? [version] : [version, fileVersion]) {
-    const claim: Claim = { kind: 'package', eco: 'maven', name, version: v };
+    const claim = packageClaim('maven', name, v);
     if (classifier !== undefined) claim.classifier = classifier;
     if (shared) claim.shared = true;
     out.push(claim);

@@ -59,3 +59,27 @@ export type Claim =
   | { kind: 'package'; eco: Exclude<Ecosystem, 'oci' | 'git'>; name: string; version?: string; classifier?: string; shared?: boolean }
   | { kind: 'oci'; host: string; repository: string; name: string; digest?: string; tag?: string }
   | { kind: 'git'; repo: string; version?: string; refs?: readonly string[] };
+
+/**
+ * A claim in the one shape every claim has here (each member present, `undefined` where it does not
+ * apply, in one order): the index and the judge read claims of every kind at the same places, which
+ * then see one shape. Claims of a dozen shapes made each read there a megamorphic look-up (issue 32).
+ */
+function claimOf(kind: Claim['kind'], eco: Ecosystem | undefined, name: string | undefined, version: string | undefined, host: string | undefined, repository: string | undefined, repo: string | undefined): Claim {
+  return { kind, eco, name, version, classifier: undefined, shared: undefined, host, repository, digest: undefined, tag: undefined, repo, refs: undefined } as unknown as Claim;
+}
+
+/** A package claim (`version` left out when empty). */
+export function packageClaim(eco: Exclude<Ecosystem, 'oci' | 'git'>, name: string, version?: string): Extract<Claim, { kind: 'package' }> {
+  return claimOf('package', eco, name, version === '' ? undefined : version, undefined, undefined, undefined) as Extract<Claim, { kind: 'package' }>;
+}
+
+/** An OCI claim (its `digest` or `tag` set after). */
+export function ociClaim(host: string, repository: string, name: string): Extract<Claim, { kind: 'oci' }> {
+  return claimOf('oci', undefined, name, undefined, host, repository, undefined) as Extract<Claim, { kind: 'oci' }>;
+}
+
+/** A git claim: a repository, and the revision a URL names. */
+export function gitClaim(repo: string, version?: string): Extract<Claim, { kind: 'git' }> {
+  return claimOf('git', undefined, undefined, version, undefined, undefined, repo) as Extract<Claim, { kind: 'git' }>;
+}

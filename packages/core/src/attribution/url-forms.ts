@@ -15,7 +15,7 @@ import type { ParsedUrl } from '../eval/url';
 import { decodeSegment, normaliseName, ociHost, ociRepositoryPath, unescapeGoPath } from './names';
 import { mavenClaims } from './maven';
 import { repoKey } from './repo-key';
-import type { Claim, Ecosystem } from './types';
+import { gitClaim, ociClaim, packageClaim, type Claim, type Ecosystem } from './types';
 
 /**
  * Registry hosts per ecosystem, for the generic forms.
@@ -57,7 +57,7 @@ function dashSplits(base: string): { name: string; version: string }[] {
 function pkg(out: Claim[], eco: Exclude<Ecosystem, 'oci' | 'git'>, name: string, version?: string): void {
   if (name.length === 0) return;
   const n = normaliseName(eco, name);
-  out.push(version === undefined || version.length === 0 ? { kind: 'package', eco, name: n } : { kind: 'package', eco, name: n, version });
+  out.push(packageClaim(eco, n, version));
 }
 
 function onHost(hosts: RegistryHosts, eco: Ecosystem, host: string): boolean {
@@ -229,7 +229,7 @@ function oci(u: ParsedUrl, s: string[], out: Claim[]): void {
   const repo = ociRepositoryPath(host, decodeSegment(repository));
   const name = repo.slice(repo.lastIndexOf('/') + 1);
   const rest = s.slice(2 + repository.split('/').length);
-  const claim: Claim = { kind: 'oci', host, repository: repo, name };
+  const claim = ociClaim(host, repo, name);
   if (rest[0] === 'manifests' && rest.length === 2 && rest[1] !== '') {
     const ref = decodeSegment(rest[1]);
     if (/^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/.test(ref)) claim.digest = ref.toLowerCase();
@@ -252,7 +252,7 @@ const ARCHIVE_HOSTS = new Set(['github.com', 'codeberg.org', 'gitea.com']);
 
 function gitArchive(out: Claim[], host: string, path: string, ref: string | undefined): void {
   const repo = repoKey(host, path);
-  if (repo !== undefined && ref !== undefined && ref.length > 0) out.push({ kind: 'git', repo, version: ref });
+  if (repo !== undefined && ref !== undefined && ref.length > 0) out.push(gitClaim(repo, ref));
 }
 
 /**
@@ -262,7 +262,7 @@ function gitArchive(out: Claim[], host: string, path: string, ref: string | unde
 function git(u: ParsedUrl, s: string[], out: Claim[]): void {
   if (isGitSmartHttpPath(u.path)) {
     const repo = repoKey(u.host, gitRepository('/', u.path));
-    if (repo !== undefined) out.push({ kind: 'git', repo });
+    if (repo !== undefined) out.push(gitClaim(repo));
     return;
   }
   const n = s.length;
@@ -398,8 +398,8 @@ export function claimsOfUrlEveryForm(u: ParsedUrl, hosts: RegistryHosts): Claim[
 export function claimsOfSsh(host: string, repositoryPath: string | undefined, remoteUrlKey: string | undefined): Claim[] {
   const out: Claim[] = [];
   const fromPath = repositoryPath !== undefined ? repoKey(host, repositoryPath) : undefined;
-  if (fromPath !== undefined) out.push({ kind: 'git', repo: fromPath });
-  if (remoteUrlKey !== undefined && remoteUrlKey !== fromPath) out.push({ kind: 'git', repo: remoteUrlKey });
+  if (fromPath !== undefined) out.push(gitClaim(fromPath));
+  if (remoteUrlKey !== undefined && remoteUrlKey !== fromPath) out.push(gitClaim(remoteUrlKey));
   return out;
 }
 

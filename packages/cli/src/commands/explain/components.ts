@@ -75,9 +75,11 @@ export class Attribution {
    * explain parsed it, when the caller has it (`Explainer.parsedUrl` in `onResult`).
    */
   of(r: ExplainResult, parsed?: ParsedUrl | null): readonly ComponentMatch[] {
-    if (r.access === undefined) return [];
-    const o = r.observation as { protocol?: unknown; remoteUrl?: unknown };
-    return attributeParsed(this.index, r.access, parsed, o.protocol === 'ssh_git' && typeof o.remoteUrl === 'string' ? o.remoteUrl : undefined);
+    const access = r.access;
+    if (access === undefined) return [];
+    // An SSH git command's access (`ssh_git` observations): its remote URL, read from the observation.
+    const remote = access.kind === 'ssh' ? (r.observation as { remoteUrl?: unknown }).remoteUrl : undefined;
+    return attributeParsed(this.index, access, parsed, typeof remote === 'string' ? remote : undefined);
   }
 
   /** Counts a result; returns its components (the JSON report lists every result's). */
