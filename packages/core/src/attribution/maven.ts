@@ -81,18 +81,23 @@ export function mavenPathClaims(rest: readonly string[], out: Claim[]): void {
   }
 }
 
-/** The hosts of a set of bases (`host/path`), made once per set. */
-const baseHosts = new WeakMap<ReadonlySet<string>, Set<string>>();
+/** Per host, the paths of its bases (`''` for the host itself, else `/path`), fewest segments first; made once per set. */
+const basePaths = new WeakMap<ReadonlySet<string>, Map<string, { path: string; segments: number }[]>>();
 
-function hostsOf(bases: ReadonlySet<string>): Set<string> {
-  let hosts = baseHosts.get(bases);
+function pathsOf(bases: ReadonlySet<string>): Map<string, { path: string; segments: number }[]> {
+  let hosts = basePaths.get(bases);
   if (hosts === undefined) {
-    hosts = new Set();
+    hosts = new Map();
     for (const b of bases) {
       const slash = b.indexOf('/');
-      hosts.add(slash >= 0 ? b.slice(0, slash) : b);
+      const host = slash >= 0 ? b.slice(0, slash) : b;
+      const path = slash >= 0 ? b.slice(slash) : '';
+      let list = hosts.get(host);
+      if (list === undefined) hosts.set(host, (list = []));
+      list.push({ path, segments: path.split('/').length - 1 });
     }
-    baseHosts.set(bases, hosts);
+    for (const list of hosts.values()) list.sort((x, y) => x.segments - y.segments);
+    basePaths.set(bases, hosts);
   }
   return hosts;
 }
@@ -103,13 +108,19 @@ function hostsOf(bases: ReadonlySet<string>): Set<string> {
  */
 export function mavenClaims(s: readonly string[], host: string, bases: ReadonlySet<string> | undefined, out: Claim[]): void {
   if (bases === undefined || bases.size === 0 || s.length < 4) return;
-  // Most requests are to no repository's host: one look-up, not a prefix built and looked up per segment.
-  if (!hostsOf(bases).has(host)) return;
-  let prefix = host;
+  // Most requests are to no repository's host: one look-up. On a base's host, each of its bases is
+  // compared with the path (as the path's first segments joined, followed by a segment).
+  const paths = pathsOf(bases).get(host);
+  if (paths === undefined) return;
   const last = Math.min(s.length - 4, MAX_BASE_SEGMENTS);
-  for (let i = 0; i <= last; i++) {
-    if (i > 0) prefix += `/${s[i]}`;
-    if (bases.has(prefix)) mavenPathClaims(s.slice(i + 1).map(decodeSegment), out);
+  let path: string | undefined;
+  for (const base of paths) {
+    if (base.segments > last) break;
+    if (base.segments > 0) {
+      path ??= s.join('/');
+      if (!path.startsWith(base.path) || path.charCodeAt(base.path.length) !== 47) continue;
+    }
+    mavenPathClaims(s.slice(base.segments + 1).map(decodeSegment), out);
   }
 }
 

@@ -6,7 +6,14 @@ import type { Ecosystem } from './types';
 
 /** PEP 503: runs of `-`, `_`, `.` are one `-`, case folded. */
 export function pep503(name: string): string {
-  return name.replace(/[-_.]+/g, '-').toLowerCase();
+  // Most names are already so (a claim's from a simple page or a purl's): one scan, no new string
+  // (any character outside ASCII goes the long way: lower case has its own rules there).
+  let plain = true;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c >= 128 || c === 95 || c === 46 || (c === 45 && name.charCodeAt(i + 1) === 45)) { plain = false; break; }
+  }
+  return plain ? name : name.replace(/[-_.]+/g, '-').toLowerCase();
 }
 
 /** Go module proxy case-encoding undone: `!x` is `X` (golang.org/x/mod/module EscapePath). */

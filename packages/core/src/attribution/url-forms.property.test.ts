@@ -4,12 +4,16 @@
  * Held to the same claims, in the same order: on paths built of the segments and file names every
  * reader looks for (on registry, Maven, forge and other hosts, escapes and odd segments included),
  * on arbitrary paths, on the documented forms of url-forms.test.ts and on the bench's requests.
+ * Maven's bases compared with the path as the former look-up of a prefix per segment did; pep503's
+ * scan as its regular expression.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseUrl } from '../eval/url';
 import { claimsOfUrl, claimsOfUrlEveryForm, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-forms';
-import type { Ecosystem } from './types';
+import { mavenClaims, mavenPathClaims, MAX_BASE_SEGMENTS } from './maven';
+import { decodeSegment, pep503 } from './names';
+import type { Claim, Ecosystem } from './types';
 // @ts-expect-error: the bench's generator is plain JavaScript (its requests are what the row measures).
 import { mixedComponent } from '../../../../bench/sbom-data.mjs';
 
@@ -17,7 +21,7 @@ const hosts: RegistryHosts = (() => {
   const m = new Map<Ecosystem, Set<string>>([...DEFAULT_REGISTRY_HOSTS].map(([k, v]) => [k, new Set(v)]));
   m.get('npm')!.add('npm.internal.example');
   m.set('pypi', new Set(['pypi.internal.example']));
-  m.get('maven')!.add('maven.internal.example/repository/releases').add('maven.internal.example').add('repo.example.com/a/b/c');
+  m.get('maven')!.add('maven.internal.example/repository/releases').add('maven.internal.example').add('repo.example.com/a/b/c').add('repo.example.com/a').add('repo.example.com/a/b/cd/e');
   return m;
 })();
 
@@ -55,7 +59,7 @@ const TEMPLATES = [
   '/info/N', '/api/v1/gems/N.json', '/alpine/v3.20/main/x86_64/N-V-r0.apk', '/debian/pool/main/n/N/N_V_amd64.deb', '/v2/o/N/manifests/V', '/v2/N/blobs/sha256:ab',
   '/o/N.git/info/refs', '/o/N/git-upload-pack', '/g/s/N/-/archive/R/N-R.tar.gz', '/o/N/archive/R.zip', '/o/N/archive/refs/tags/R.tar.gz', '/o/N/releases/download/R/x',
   '/o/N/get/R.tar.gz', '/o/N/tar.gz/R', '/o/N/zip/refs/heads/R', '/repos/o/N/tarball/R', '/maven2/g/N/V/N-V.jar', '/repository/releases/g/h/N/V/N-V-sources.jar.sha1',
-  '/a/b/c/g/N/maven-metadata.xml', '/g/N/V-SNAPSHOT/N-V-20240105.101010-3.pom',
+  '/a/b/c/g/N/maven-metadata.xml', '/g/N/V-SNAPSHOT/N-V-20240105.101010-3.pom', '/a/b/c/d/N/V/N-V.jar', '/a/b/N/V/N-V.jar', '/maven2/a/b/N/V/N-V.pom',
 ];
 const word = fc.string({ unit: fc.constantFrom(...'abcxyz09-_.'), minLength: 1, maxLength: 8 });
 const form = fc.tuple(fc.constantFrom(...TEMPLATES), word, fc.constantFrom('1.0.0', '2.3', 'v1.2.3', '1.0-SNAPSHOT', 'abcdef1234567'), word, fc.constantFrom('', '/mirror', '/api/npm/remote', '/a/b'))
@@ -74,6 +78,32 @@ describe('claimsOfUrl reads the forms a URL may have', () => {
     fc.assert(fc.property(url, same), { numRuns: 20_000 });
   });
 
+  it('Maven: each base of the host compared with the path, as a prefix built and looked up per segment did', () => {
+    const bases = hosts.get('maven')!;
+    // The former reading: the host, then each of the path's first segments added, looked up.
+    const reference = (s: string[], host: string): Claim[] => {
+      const out: Claim[] = [];
+      let prefix = host;
+      for (let i = 0; i <= Math.min(s.length - 4, MAX_BASE_SEGMENTS); i++) {
+        if (i > 0) prefix += `/${s[i]}`;
+        if (bases.has(prefix)) mavenPathClaims(s.slice(i + 1).map(decodeSegment), out);
+      }
+      return out;
+    };
+    // Paths under a base, under one near it (`/a/bc`, `/a`), with few segments after it or many.
+    const mavenUrl = fc.tuple(fc.constantFrom('repo.example.com', 'maven.internal.example', 'repo1.maven.org'), fc.constantFrom('', '/a', '/a/b', '/a/b/c', '/a/bc', '/a/b/cd', '/repository/releases', '/repository/releasesx', '/maven2', '/maven'),
+      fc.array(fc.constantFrom('g', 'h', 'art', '1.0', 'art-1.0.jar', 'maven-metadata.xml', ''), { maxLength: 6 }))
+      .map(([host, base, rest]) => `https://${host}${base}/${rest.join('/')}`);
+    fc.assert(fc.property(fc.oneof(url, mavenUrl, mavenUrl), (text) => {
+      const u = parseUrl(text);
+      if (!u || u.path.length < 2) return;
+      const s = u.path.split('/');
+      const out: Claim[] = [];
+      if (s.length >= 4) mavenClaims(s, u.host, bases, out);
+      expect(out, text).toEqual(s.length >= 4 ? reference(s, u.host) : []);
+    }), { numRuns: 20_000 });
+  });
+
   it('claims as every reader does, on the bench\'s requests (hits, near misses, no package)', () => {
     let n = 0;
     for (let i = 0; i < 3000; i++) {
@@ -87,5 +117,14 @@ describe('claimsOfUrl reads the forms a URL may have', () => {
     }
     for (const u of ['https://t1.telemetry.example.io/v1/collect?id=1', 'https://api.example.org/v1/items/1', 'https://github.com/acme/app/releases/download/v1/app-linux-amd64', 'https://registry.npmjs.org/-/npm/v1/security/advisories/bulk?n=1', 'https://cdn-1.assets.example.net/static/1.js']) same(u);
     expect(n).toBe(36_000);
+  });
+});
+
+describe('pep503', () => {
+  it('is the regular expression of PEP 503 (its scan for names already normalised included)', () => {
+    const chars = fc.constantFrom(...'abzAZ09-_.-Äé'.split(''));
+    fc.assert(fc.property(fc.string({ unit: chars, maxLength: 12 }), (name) => {
+      expect(pep503(name)).toBe(name.replace(/[-_.]+/g, '-').toLowerCase());
+    }), { numRuns: 5_000 });
   });
 });
