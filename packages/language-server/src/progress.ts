@@ -109,7 +109,9 @@ class Task implements ProgressTask {
     this.state = 'ended';
     if (this.timer) clearTimeout(this.timer);
     this.owner.ended(this);
-    this.send({ kind: 'end' });
+    // The end says the last count when the rate held it back (two traces done in 50 ms: "2 of 2 traces").
+    const unsent = this.message !== undefined && this.message !== this.sent.message;
+    this.send({ kind: 'end', ...(unsent ? { message: this.message } : {}) });
   }
 
   private created(): void {

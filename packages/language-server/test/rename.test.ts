@@ -67,6 +67,8 @@ describe('rename and document highlight', () => {
     const uri = fileUri(join(dir, 'a/policy.tests.json'));
     await c.open(uri, tests, 7);
     await c.diagnostics(uri, 7);
+    // The workspace check finds the policy (not open): the rename edits it too.
+    await c.diagnostics(fileUri(join(dir, 'a/policy.netpolicy.json')));
     const line1 = tests.split('\n')[1]!;
     const at = line1.indexOf('preset:internal-pypi');
     expect(await c.request('textDocument/prepareRename', { textDocument: { uri }, position: { line: 1, character: at + 10 } })).toEqual({
