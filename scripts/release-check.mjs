@@ -37,8 +37,9 @@ const started = Date.now();
 const BUDGET_KIB = {
   core: { packed: 440, unpacked: 2200 },
   client: { packed: 55, unpacked: 190 },
-  'language-service': { packed: 65, unpacked: 240 },
-  'language-server': { packed: 620, unpacked: 3600 },
+  // Issue 30 added references, workspace symbols, rename and inlay hints to the service (98 KiB packed, 358 unpacked) and their handlers to the server (628 KiB).
+  'language-service': { packed: 115, unpacked: 420 },
+  'language-server': { packed: 700, unpacked: 3800 },
   cli: { packed: 830, unpacked: 4600 },
 };
 
