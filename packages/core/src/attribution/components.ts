@@ -94,9 +94,14 @@ export function urlKey(text: string): string | undefined {
 /** `urlKey` of a URL already parsed. */
 export function parsedUrlKey(u: ParsedUrl): string | undefined {
   if (u.scheme !== 'https' && u.scheme !== 'http') return undefined;
-  let path = u.path;
-  while (path.length > 1 && path.charCodeAt(path.length - 1) === 47) path = path.slice(0, -1);
-  return `${u.scheme}://${u.host}:${u.port}${path}`;
+  return `${u.scheme}://${u.host}:${u.port}${keyPath(u.path)}`;
+}
+
+/** A path as `urlKey` has it: without its trailing `/`s. */
+export function keyPath(path: string): string {
+  let p = path;
+  while (p.length > 1 && p.charCodeAt(p.length - 1) === 47) p = p.slice(0, -1);
+  return p;
 }
 
 function qualifier(p: { qualifiers?: unknown }, key: string): string | undefined {

@@ -185,6 +185,8 @@ class Index implements SbomIndex {
   private readonly gitPurls = new Map<string, Versions>();
   /** Components with no purl, by `pep503(group/name)` (coarser than every ecosystem's name rule), then `foldVersion`. */
   private readonly loose = new Map<string, Versions>();
+  /** Their folded versions: a claim of another version finds none of them (no name normalised for it). */
+  private readonly looseVersions = new Set<string>();
   /** Distribution URL keys. */
   private readonly urls = new Map<string, List>();
   /** Repository keys of vcs references. */
@@ -192,6 +194,8 @@ class Index implements SbomIndex {
   /** Repository keys and revisions of vcs references (`refKey`). */
   private readonly vcsRefs = new Map<string, List>();
   private readonly gathered: Gathered;
+  /** `candidates`' package claims' names by the claim's position (one array for every access: attribution is synchronous). */
+  private readonly names: (Versions | undefined)[] = [];
 
   constructor(components: SbomComponent[], options: SbomIndexOptions) {
     this.componentCount = components.length;
@@ -245,7 +249,11 @@ class Index implements SbomIndex {
         if (names === undefined) this.packages.set(k.eco, (names = new Map()));
         this.versions(names, k.name).add(c, k.version);
       }
-    } else if (component.purl === undefined && component.version !== undefined) this.versions(this.loose, pep503(component.fullName)).add(c, foldVersion(component.version));
+    } else if (component.purl === undefined && component.version !== undefined) {
+      const version = foldVersion(component.version);
+      this.versions(this.loose, pep503(component.fullName)).add(c, version);
+      this.looseVersions.add(version);
+    }
     for (const u of component.distribution) add(this.urls, u, c);
     for (const r of component.vcs) add(this.vcs, r, c);
     for (const r of component.vcsRefs) add(this.vcsRefs, r, c);
@@ -263,9 +271,14 @@ class Index implements SbomIndex {
    * A component that matches is in one of them; one that does not is rarely.
    */
   private candidates(a: AccessClaims, into: Gathered): void {
-    for (const claim of a.claims) {
+    const claims = a.claims;
+    // A package claim's name, looked up once for both of its look-ups (its version's list, then the others).
+    const names = this.names;
+    for (let i = 0; i < claims.length; i++) {
+      const claim = claims[i];
       if (claim.kind === 'package') {
-        if (claim.version !== undefined) into.take(this.packages.get(claim.eco)?.get(claim.name)?.byVersion(normaliseVersion(claim.eco, claim.version)));
+        const v = (names[i] = this.packages.get(claim.eco)?.get(claim.name));
+        if (claim.version !== undefined && v !== undefined) into.take(v.byVersion(normaliseVersion(claim.eco, claim.version)));
       } else if (claim.kind === 'oci') {
         const images = this.oci.get(claim.name);
         if (images === undefined) continue;
@@ -284,13 +297,18 @@ class Index implements SbomIndex {
       if (claim.refs === undefined) into.take(this.vcs.get(claim.repo));
       else for (const r of claim.refs) into.take(this.vcsRefs.get(refKey(claim.repo, r)));
     }
-    for (const claim of a.claims) {
+    for (let i = 0; i < claims.length; i++) {
+      const claim = claims[i];
       if (into.full) return;
       if (claim.kind === 'package') {
-        const v = this.packages.get(claim.eco)?.get(claim.name);
+        const v = names[i];
         into.take(claim.version !== undefined ? v?.unversioned : v?.all);
-        // Components without a purl, by name and version (none in most SBOMs: no key made then).
-        if (claim.version !== undefined && this.loose.size > 0) into.take(this.loose.get(pep503(claim.name))?.byVersion(foldVersion(claim.version)));
+        // Components without a purl, by name and version (few in most SBOMs, their own metadata
+        // component: its name is normalised only for a claim of a version one of them has).
+        if (claim.version !== undefined && this.loose.size > 0) {
+          const version = foldVersion(claim.version);
+          if (this.looseVersions.has(version)) into.take(this.loose.get(pep503(claim.name))?.byVersion(version));
+        }
       } else if (claim.kind === 'oci') into.take(this.oci.get(claim.name)?.byRepository?.get(key2(claim.host, claim.repository)));
       else {
         const v = this.gitPurls.get(claim.repo);

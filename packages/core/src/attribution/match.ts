@@ -6,11 +6,11 @@
 import type { Access } from '../eval/access';
 import { parseUrl, type ParsedUrl } from '../eval/url';
 import type { Policy } from '../policy/types';
-import { parsedUrlKey, refKey, type SbomComponent } from './components';
+import { keyPath, parsedUrlKey, refKey, type SbomComponent } from './components';
 import { mavenBaseOf } from './maven';
 import { isCommitLike, normaliseName, normaliseRef, normaliseVersion } from './names';
 import { repoKeyOfUrl } from './repo-key';
-import { claimsOfSsh, claimsOfUrl, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-forms';
+import { claimsOfSsh, claimsOfUrl, claimsOfUrlEveryForm, DEFAULT_REGISTRY_HOSTS, type RegistryHosts } from './url-forms';
 import type { Claim, ComponentMatch, Ecosystem, MatchKind } from './types';
 
 const RANK: Readonly<Record<MatchKind, number>> = { 'purl': 0, 'oci-digest': 1, 'distribution-url': 2, 'vcs-url': 3, 'name-only': 4 };
@@ -35,6 +35,8 @@ export interface SbomContext {
   commits: CommitTable;
   /** The hosts of the components' distribution URLs: a request to another host is compared with none (no URL key made). */
   distributionHosts: ReadonlySet<string>;
+  /** Their paths (`urlKey`'s, after the port): a request of another path is compared with none either. */
+  distributionPaths: ReadonlySet<string>;
 }
 
 /** Options read from outside the SBOM. */
@@ -152,8 +154,20 @@ export function sbomContext(components: readonly SbomComponent[], options: Conte
     if (c.keys?.eco === 'git' && c.keys.version !== undefined) commits.add(c.keys.repo!, c.keys.version);
   }
   const distributionHosts = new Set<string>();
-  for (const c of components) for (const d of c.distribution) distributionHosts.add(hostOfUrlKey(d));
-  return { hosts: registryHosts(components, options), commits, distributionHosts };
+  const distributionPaths = new Set<string>();
+  for (const c of components) {
+    for (const d of c.distribution) {
+      distributionHosts.add(hostOfUrlKey(d));
+      distributionPaths.add(pathOfUrlKey(d));
+    }
+  }
+  return { hosts: registryHosts(components, options), commits, distributionHosts, distributionPaths };
+}
+
+/** The path of a `urlKey` (from the first `/` after `://`: neither host nor port has one; `''` when none). */
+function pathOfUrlKey(key: string): string {
+  const slash = key.indexOf('/', key.indexOf('://') + 3);
+  return slash < 0 ? '' : key.slice(slash);
 }
 
 /** The host of a `urlKey` (`SCHEME://HOST:PORT/PATH`; an IPv6 host has colons of its own, never a `/`). */
@@ -168,24 +182,28 @@ function hostOfUrlKey(key: string): string {
 /**
  * The claims of an access (HTTP requests and SSH git commands; connections name no package).
  * `parsed`: the request's URL as `parseUrl(access.url)` gives it, when the caller has it (explain
- * parses each URL once). `readUrl`: the URL forms' reader (the reference reads every form).
+ * parses each URL once). `reference`: the reference's reading (naive.ts), which the index is held
+ * to: every URL form read, and the URL key made for every request to a distribution reference's
+ * host (the index makes it only when one has its path too).
  */
-export function claimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string, parsed?: ParsedUrl | null, readUrl: (u: ParsedUrl, hosts: RegistryHosts) => Claim[] = claimsOfUrl): AccessClaims {
-  const a = rawClaimsOfAccess(access, ctx, remoteUrl, parsed, readUrl);
+export function claimsOfAccess(access: Access, ctx: SbomContext, remoteUrl?: string, parsed?: ParsedUrl | null, reference = false): AccessClaims {
+  const a = rawClaimsOfAccess(access, ctx, remoteUrl, parsed, reference);
   for (const claim of a.claims) {
     if (claim.kind === 'git' && claim.version !== undefined) claim.refs = ctx.commits.resolve(claim.repo, normaliseRef(claim.version));
   }
   return a;
 }
 
-function rawClaimsOfAccess(access: Access, ctx: SbomContext, remoteUrl: string | undefined, parsed: ParsedUrl | null | undefined, readUrl: (u: ParsedUrl, hosts: RegistryHosts) => Claim[]): AccessClaims {
+function rawClaimsOfAccess(access: Access, ctx: SbomContext, remoteUrl: string | undefined, parsed: ParsedUrl | null | undefined, reference: boolean): AccessClaims {
   if (access.kind === 'http') {
     if (typeof access.url !== 'string') return NO_CLAIMS;
     if (access.url.length > 8192) return NO_CLAIMS;
     const u = parsed === undefined ? parseUrl(access.url) : parsed;
     if (!u) return NO_CLAIMS;
-    const claims = readUrl(u, ctx.hosts);
-    return ctx.distributionHosts.has(u.host) ? { claims, url: parsedUrlKey(u) } : { claims };
+    const claims = reference ? claimsOfUrlEveryForm(u, ctx.hosts) : claimsOfUrl(u, ctx.hosts);
+    if (!ctx.distributionHosts.has(u.host)) return { claims };
+    // Another path than every distribution reference's (`urlKey`'s, trailing `/`s dropped) is none of them: no key made.
+    return reference || ctx.distributionPaths.has(keyPath(u.path)) ? { claims, url: parsedUrlKey(u) } : { claims };
   }
   if (access.kind === 'ssh') {
     if (typeof access.host !== 'string') return NO_CLAIMS;

@@ -7,13 +7,13 @@ import { readSbomComponents, type SbomComponent } from './components';
 import type { IndexSbomOptions } from './index-sbom';
 import { claimsOfAccess, entries, judge, sbomContext, UNATTRIBUTED } from './match';
 import type { ComponentMatch, MatchKind } from './types';
-import { claimsOfUrlEveryForm } from './url-forms';
 
 /** The components an access fetched, judged one by one: slow, for tests that hold `indexSbom` to it. */
 export function attributeNaive(sbom: unknown, access: Access, remoteUrl?: string, options: IndexSbomOptions = {}): readonly ComponentMatch[] {
   const components = readSbomComponents(sbom);
-  // Every URL form read (the index reads those the URL may have: held to this).
-  const a = claimsOfAccess(access, sbomContext(components, options), remoteUrl, undefined, claimsOfUrlEveryForm);
+  // Every URL form read, the URL key of every request to a distribution host (the index reads
+  // those the URL may have, and makes the key for a distribution path only: held to this).
+  const a = claimsOfAccess(access, sbomContext(components, options), remoteUrl, undefined, true);
   const found: { c: SbomComponent; kind: MatchKind }[] = [];
   for (const c of components) {
     const kind = judge(c, a);

@@ -99,6 +99,43 @@ function npm(s: string[], host: string, hosts: RegistryHosts, out: Claim[]): voi
   pkg(out, 'npm', name, version);
 }
 
+/**
+ * `npm` of a path without escapes, read without splitting it (a JavaScript build's requests are
+ * most of a trace's): the same claims, held to it by url-forms.property.test.ts.
+ */
+function npmPath(p: string, host: string, hosts: RegistryHosts, out: Claim[]): void {
+  const k = p.lastIndexOf('/');
+  // The tarball: `.../SEGMENT/-/FILE.tgz`, SEGMENT not the path's leading empty one (`npm`'s n >= 4).
+  if (k > 2 && p.charCodeAt(k - 1) === 45 && p.charCodeAt(k - 2) === 47 && p.endsWith('.tgz')) {
+    const j = p.lastIndexOf('/', k - 3);
+    const last = p.slice(j + 1, k - 2);
+    let name = last;
+    if (j > 0) {
+      const before = p.slice(p.lastIndexOf('/', j - 1) + 1, j);
+      if (before.startsWith('@')) name = `${before}/${last}`;
+    }
+    if (last.length > 0 && p.startsWith(`${last}-`, k + 1)) pkg(out, 'npm', name, p.slice(k + last.length + 2, -4));
+    return;
+  }
+  if (!onHost(hosts, 'npm', host)) return;
+  // Registry paths: `/NAME[/V]`, `/@SCOPE/NAME[/V]` (trailing `/` tolerated).
+  const body = p.slice(1, p.charCodeAt(p.length - 1) === 47 ? -1 : p.length);
+  const i1 = body.indexOf('/');
+  const first = i1 < 0 ? body : body.slice(0, i1);
+  if (first === '' || first === '-') return;
+  let name = first;
+  let rest = i1 < 0 ? -1 : i1 + 1;
+  if (first.startsWith('@')) {
+    if (i1 < 0) return;
+    const i2 = body.indexOf('/', i1 + 1);
+    name = `${first}/${body.slice(i1 + 1, i2 < 0 ? body.length : i2)}`;
+    rest = i2 < 0 ? -1 : i2 + 1;
+  }
+  if (rest >= 0 && body.indexOf('/', rest) >= 0) return;
+  // `/NAME/latest` names a dist-tag, not a version: the package only.
+  pkg(out, 'npm', name, rest >= 0 && isDigit(body.charCodeAt(rest)) ? body.slice(rest) : undefined);
+}
+
 /** PyPI: `[PREFIX]/simple/NAME/`, `/pypi/NAME[/V]/json`, wheels anywhere, sdists under `packages/` or `simple/NAME/`. */
 function pypi(s: string[], host: string, hosts: RegistryHosts, out: Claim[]): void {
   const n = s.length;
@@ -382,7 +419,8 @@ export function claimsOfUrl(u: ParsedUrl, hosts: RegistryHosts): Claim[] {
   const p = u.path;
   if (p.length > MAX_PATH || p.length < 2) return out;
   const forms = p.includes('%') ? EVERY_FORM : (formsOfHosts(hosts).get(u.host) ?? 0) | formsOfPath(p);
-  if (forms !== 0) readForms(u, hosts, forms, out);
+  if (forms === NPM) npmPath(p, u.host, hosts, out);
+  else if (forms !== 0) readForms(u, hosts, forms, out);
   return out;
 }
 
