@@ -103,24 +103,26 @@ function pathsOf(bases: ReadonlySet<string>): Map<string, { path: string; segmen
 }
 
 /**
- * The claims of a request path (`s`: its `/`-split segments, `s[0]` empty) on `host`, under each
- * base of `bases` (`host/path`) that is a prefix of it at a segment boundary.
+ * The claims of a request path (`s`: its `/`-split segments, `s[0]` empty; `path`: their text,
+ * when the caller has it) on `host`, under each base of `bases` (`host/path`) that is a prefix of
+ * it at a segment boundary.
  */
-export function mavenClaims(s: readonly string[], host: string, bases: ReadonlySet<string> | undefined, out: Claim[]): void {
+export function mavenClaims(s: readonly string[], host: string, bases: ReadonlySet<string> | undefined, out: Claim[], path?: string): void {
   if (bases === undefined || bases.size === 0 || s.length < 4) return;
   // Most requests are to no repository's host: one look-up. On a base's host, each of its bases is
   // compared with the path (as the path's first segments joined, followed by a segment).
   const paths = pathsOf(bases).get(host);
   if (paths === undefined) return;
   const last = Math.min(s.length - 4, MAX_BASE_SEGMENTS);
-  let path: string | undefined;
   for (const base of paths) {
     if (base.segments > last) break;
     if (base.segments > 0) {
       path ??= s.join('/');
       if (!path.startsWith(base.path) || path.charCodeAt(base.path.length) !== 47) continue;
     }
-    mavenPathClaims(s.slice(base.segments + 1).map(decodeSegment), out);
+    // Segments without escapes are their own decoding (most paths: no array made for it).
+    const rest = s.slice(base.segments + 1);
+    mavenPathClaims(path !== undefined && !path.includes('%') ? rest : rest.map(decodeSegment), out);
   }
 }
 

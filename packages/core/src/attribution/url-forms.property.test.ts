@@ -90,9 +90,9 @@ describe('claimsOfUrl reads the forms a URL may have', () => {
       }
       return out;
     };
-    // Paths under a base, under one near it (`/a/bc`, `/a`), with few segments after it or many.
+    // Paths under a base, under one near it (`/a/bc`, `/a`), with few segments after it or many, escapes among them.
     const mavenUrl = fc.tuple(fc.constantFrom('repo.example.com', 'maven.internal.example', 'repo1.maven.org'), fc.constantFrom('', '/a', '/a/b', '/a/b/c', '/a/bc', '/a/b/cd', '/repository/releases', '/repository/releasesx', '/maven2', '/maven'),
-      fc.array(fc.constantFrom('g', 'h', 'art', '1.0', 'art-1.0.jar', 'maven-metadata.xml', ''), { maxLength: 6 }))
+      fc.array(fc.constantFrom('g', 'h', 'art', '1.0', 'art-1.0.jar', 'maven-metadata.xml', '', '%61rt', '1%2e0', 'art-1.0%2ejar'), { maxLength: 6 }))
       .map(([host, base, rest]) => `https://${host}${base}/${rest.join('/')}`);
     fc.assert(fc.property(fc.oneof(url, mavenUrl, mavenUrl), (text) => {
       const u = parseUrl(text);
@@ -101,6 +101,10 @@ describe('claimsOfUrl reads the forms a URL may have', () => {
       const out: Claim[] = [];
       if (s.length >= 4) mavenClaims(s, u.host, bases, out);
       expect(out, text).toEqual(s.length >= 4 ? reference(s, u.host) : []);
+      // Given the path's text (readForms gives it): segments without escapes are not decoded again.
+      const withPath: Claim[] = [];
+      if (s.length >= 4) mavenClaims(s, u.host, bases, withPath, u.path);
+      expect(withPath, text).toEqual(out);
     }), { numRuns: 20_000 });
   });
 

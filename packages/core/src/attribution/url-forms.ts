@@ -402,7 +402,7 @@ function readForms(u: ParsedUrl, hosts: RegistryHosts, forms: number, out: Claim
   if ((forms & CARGO) !== 0) cargo(s, host, hosts, out);
   if ((forms & GOLANG) !== 0) golang(s, host, hosts, out);
   if ((forms & GEM) !== 0) gem(s, host, hosts, out);
-  if ((forms & MAVEN) !== 0) mavenClaims(s, host, hosts.get('maven'), out);
+  if ((forms & MAVEN) !== 0) mavenClaims(s, host, hosts.get('maven'), out, u.path);
   if ((forms & APK) !== 0 && file.endsWith('.apk')) apk(s, out);
   if ((forms & DEB) !== 0 && file.endsWith('deb')) deb(s, out);
   if ((forms & OCI) !== 0 && s[1] === 'v2') oci(u, s, out);
