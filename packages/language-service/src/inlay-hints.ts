@@ -82,11 +82,96 @@ function firstEndingAfter(children: Node[], offset: number): number {
 /** Deeper than this many members, nothing is hinted (as the tree reading: a path of property names). */
 const MAX_PATH = 8;
 
+/** What a scan reports the values it meets to: a request's hints, or the record of one item's. */
+interface Sink {
+  readonly full: boolean;
+  /** An item of an array under member `key`, at `depth` members from the root (the array's own member included). */
+  leaf(value: unknown, key: string | undefined, depth: number, end: number): void;
+  /** The value of a `port` member of an object under member `within` (`"ssh": [{ "port": 22 }]`: `ssh`). */
+  port(value: unknown, end: number, within: string | undefined): void;
+}
+
+/** The kinds of hint an item of a root array may hold (presets are hinted at the root only). */
+const enum Kind { Addresses, Services }
+
+/**
+ * One root array item's hints, every kind on, at offsets from its opening bracket. Core's reparse
+ * of an edited document shares the value of every item the edit did not touch, and such an item's
+ * text is the same in the new version (shifted), so a value met again reuses its record and its
+ * text is not scanned again (a keystroke in a 10,000-rule policy scans one rule).
+ */
+interface Recorded {
+  readonly offsets: number[];
+  readonly labels: string[];
+  readonly kinds: Kind[];
+}
+
+/** Records by the item's parsed value (collected with it); null when an item holds more hints than an answer. */
+const RECORDED = new WeakMap<object, Recorded | null>();
+
+/**
+ * The service a port usually carries, unless the member the port sits under already says it (a
+ * hint that repeats the text is noise: `"ssh": [{ "port": 22 }]` gets none, as TypeScript hides a
+ * parameter name the argument already spells).
+ */
+function serviceHint(port: unknown, within: string | undefined): string | undefined {
+  const service = Number.isInteger(port) ? serviceOfPort(port as number) : undefined;
+  return service === within ? undefined : service;
+}
+
+/** Records an item's hints (the kinds `Hints` gives inside an item, with every option on). */
+class Recorder implements Sink {
+  readonly record: Recorded = { offsets: [], labels: [], kinds: [] };
+  constructor(private readonly from: number) {}
+
+  get full(): boolean {
+    return this.record.offsets.length >= MAX_INLAY_HINTS;
+  }
+
+  private add(end: number, label: string, kind: Kind): void {
+    this.record.offsets.push(end - this.from);
+    this.record.labels.push(label);
+    this.record.kinds.push(kind);
+  }
+
+  leaf(value: unknown, key: string | undefined, _depth: number, end: number): void {
+    // No `presets` at depth 1 here: the items under the root member `presets` are not recorded.
+    if (key === 'cidrs' && typeof value === 'string') {
+      const count = addressCount(value);
+      if (count) this.add(end, count, Kind.Addresses);
+    } else if (key === 'ports' && typeof value === 'number') this.port(value, end, undefined);
+  }
+
+  port(value: unknown, end: number, within: string | undefined): void {
+    const service = serviceHint(value, within);
+    if (service) this.add(end, service, Kind.Services);
+  }
+}
+
+/** The record of the item `text[from, to)` under root member `rootKey` whose parsed value is `item`: made on first sight. */
+function recordedHints(item: object, text: string, from: number, to: number, rootKey: string): Recorded | undefined {
+  let record = RECORDED.get(item);
+  if (record === undefined) {
+    const recorder = new Recorder(from);
+    itemHints(text, from, to, rootKey, from, to, recorder);
+    record = recorder.full ? null : recorder.record;
+    RECORDED.set(item, record);
+  }
+  return record ?? undefined;
+}
+
+/** The array under root member `key` of a plain document's value (an own member: `__proto__` is data here). */
+function memberArray(value: unknown, key: string): unknown[] | undefined {
+  if (!value || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+  const array = (value as Record<string, unknown>)[key];
+  return Array.isArray(array) ? array : undefined;
+}
+
 /**
  * The hints of one request, in document order, at most MAX_INLAY_HINTS: what each kind of value
- * says, whichever reading (tree or spans) found it.
+ * says, whichever reading (tree, spans or an item's record) found it.
  */
-class Hints {
+class Hints implements Sink {
   readonly out: InlayHint[] = [];
   constructor(
     private readonly doc: PolicyDocument,
@@ -111,9 +196,18 @@ class Hints {
     this.out.push({ position: this.doc.lineIndex.positionAt(offset), label: `${u?.count ?? 0} hit${u?.count === 1 ? '' : 's'}`, paddingRight: true });
   }
 
-  port(value: unknown, end: number): void {
-    if (this.options.services === false || !Number.isInteger(value)) return;
-    const service = serviceOfPort(value as number);
+  /** An item's recorded hints, the item opening at `from`, those of the kinds turned on. */
+  recorded(from: number, record: Recorded): void {
+    const { offsets, labels, kinds } = record;
+    const addresses = this.options.addresses !== false, services = this.options.services !== false;
+    for (let i = 0; i < offsets.length && !this.full; i++) {
+      if (kinds[i] === Kind.Addresses ? addresses : services) this.out.push({ position: this.doc.lineIndex.positionAt(from + offsets[i]!), label: labels[i]!, paddingLeft: true });
+    }
+  }
+
+  port(value: unknown, end: number, within: string | undefined): void {
+    if (this.options.services === false) return;
+    const service = serviceHint(value, within);
     if (service) this.after(end, service);
   }
 
@@ -122,7 +216,7 @@ class Hints {
     if (key === 'cidrs' && typeof value === 'string' && this.options.addresses !== false) {
       const count = addressCount(value);
       if (count) this.after(end, count);
-    } else if (key === 'ports' && typeof value === 'number') this.port(value, end);
+    } else if (key === 'ports' && typeof value === 'number') this.port(value, end, undefined);
     else if (key === 'presets' && depth === 1 && typeof value === 'string') {
       if (this.options.presets !== false) {
         const entry = this.settings.catalog.byName.get(value);
@@ -145,7 +239,7 @@ export function getInlayHints(doc: PolicyDocument, range: Range, settings: Servi
   const end = offsetOf(doc, range.end);
   const hints = new Hints(doc, settings, options, options.traceHits !== false && usage && usage.traces.length > 0 ? usage : undefined);
   const spans = documentItemSpans(doc);
-  if (spans && spanHints(doc.text, spans, start, end, hints)) return hints.out;
+  if (spans && spanHints(doc.text, doc.value, spans, start, end, hints)) return hints.out;
   // Not as the spans say (a root member holding an object): the tree answers, from scratch.
   hints.out.length = 0;
   return treeHints(doc, start, end, hints);
@@ -171,7 +265,7 @@ function treeHints(doc: PolicyDocument, start: number, end: number, hints: Hints
       const [k, v] = children;
       if (!v || v.offset + v.length < start || v.offset > end) return;
       const name = typeof k?.value === 'string' ? k.value : undefined;
-      if (name === 'port' && v.type === 'number') hints.port(v.value, v.offset + v.length);
+      if (name === 'port' && v.type === 'number') hints.port(v.value, v.offset + v.length, key);
       else visit(v, name, name === undefined ? path : path + 1);
       return;
     }
@@ -182,7 +276,8 @@ function treeHints(doc: PolicyDocument, start: number, end: number, hints: Hints
     for (let i = firstEndingAfter(children, start); i < children.length && children[i].offset <= end; i++) {
       const c = children[i];
       if (node.type === 'array') hints.leaf(c.value, key, path, c.offset + c.length);
-      if (c.type === 'object' || c.type === 'array' || c.type === 'property') visit(c, node.type === 'array' ? key : undefined, path);
+      // An array's items keep its member's name, and so do an object's members (for a `port`'s hint).
+      if (c.type === 'object' || c.type === 'array' || c.type === 'property') visit(c, node.type === 'array' || node.type === 'object' ? key : undefined, path);
     }
   };
   visit(root, undefined, 0);
@@ -198,7 +293,7 @@ interface Frame { array: boolean; key: string | undefined; depth: number; dead: 
  * of range are stepped over. False when the root has a member this reading does not follow (an
  * object value), for the tree to answer.
  */
-function spanHints(text: string, spans: ItemSpans, start: number, end: number, hints: Hints): boolean {
+function spanHints(text: string, value: unknown, spans: ItemSpans, start: number, end: number, hints: Hints): boolean {
   const { starts, ends } = spans;
   const scanner = createScanner(text, true);
   if (scanner.scan() !== SyntaxKind.OpenBraceToken) return false;
@@ -254,7 +349,7 @@ function spanHints(text: string, spans: ItemSpans, start: number, end: number, h
     if (v !== SyntaxKind.OpenBracketToken) {
       // A member holding a number, string or literal: only `port` says something.
       const valueEnd = offset + scanner.getTokenLength();
-      if (key === 'port' && v === SyntaxKind.NumericLiteral && valueEnd >= start) hints.port(Number(scanner.getTokenValue()), valueEnd);
+      if (key === 'port' && v === SyntaxKind.NumericLiteral && valueEnd >= start) hints.port(Number(scanner.getTokenValue()), valueEnd, undefined);
       continue;
     }
     const content = scanner.getPosition();
@@ -264,9 +359,15 @@ function spanHints(text: string, spans: ItemSpans, start: number, end: number, h
       scanner.setPosition(content);
       past = false;
     }
-    const read = items((_, at, itemEnd, kind) => {
-      if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) itemHints(text, at, itemEnd, key, start, end, hints);
-      else hints.leaf(tokenValue(scanner, kind), key, 1, itemEnd);
+    const array = key !== 'presets' ? memberArray(value, key) : undefined;
+    const read = items((index, at, itemEnd, kind) => {
+      if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+        // An item wholly in range is read from its record; one the range cuts is scanned.
+        const item = array?.[index];
+        const record = item && typeof item === 'object' && at >= start && itemEnd <= end ? recordedHints(item, text, at, itemEnd, key) : undefined;
+        if (record) hints.recorded(at, record);
+        else itemHints(text, at, itemEnd, key, start, end, hints);
+      } else hints.leaf(tokenValue(scanner, kind), key, 1, itemEnd);
       return !hints.full;
     });
     if (!read) return false;
@@ -309,7 +410,7 @@ function stringAt(text: string, at: number, close: number): string {
  * the scan only tells tokens apart, and builds a value only where a hint may come from (a member
  * name, a string under `cidrs` or `presets`, a number under `ports` or `port`).
  */
-function itemHints(text: string, from: number, to: number, rootKey: string, start: number, end: number, hints: Hints): void {
+function itemHints(text: string, from: number, to: number, rootKey: string, start: number, end: number, hints: Sink): void {
   const frames: Frame[] = [];
   let top: Frame | undefined;
   let property: string | undefined;
@@ -354,7 +455,7 @@ function itemHints(text: string, from: number, to: number, rootKey: string, star
       if (top && !top.dead && j >= start && i <= end && (c === 45 /* - */ || (c >= 48 && c <= 57))) {
         if (top.array) {
           if (top.key === 'ports') hints.leaf(Number(text.slice(i, j)), top.key, top.depth, j);
-        } else if (property === 'port') hints.port(Number(text.slice(i, j)), j);
+        } else if (property === 'port') hints.port(Number(text.slice(i, j)), j, top.key);
       }
       i = j;
     }

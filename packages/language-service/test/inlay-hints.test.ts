@@ -6,7 +6,7 @@ import { emptyUsage } from '../src/trace-usage';
 
 const POLICY = `{
   "presets": ["pypi", "internal", "nope"],
-  "sources": [{ "git": { "ssh": [{ "host": "git.example", "port": 22 }] } }],
+  "sources": [{ "git": { "ssh": [{ "host": "git.example", "port": 22 }, { "host": "odd.example", "port": 443 }] } }],
   "connections": [
     { "tcp": { "cidrs": ["10.0.0.0/8", "2001:db8::/32", "192.0.2.1/32", "fd00::/120"], "ports": [5432, 1] } }
   ]
@@ -18,11 +18,11 @@ describe('inlay hints', () => {
   const catalog = loadPresetCatalog({ presets: [{ name: 'internal', description: 'Our mirror of everything the build needs, and then some more words. Second sentence.', opaque: true }] });
   const settings = { ...DEFAULT_SETTINGS, catalog };
 
-  it('counts addresses, names services, says what a preset adds', () => {
+  it('counts addresses, names services (not one its member already names: ssh on 22), says what a preset adds', () => {
     const doc = parsePolicyDocument(POLICY);
     expect(labels(getInlayHints(doc, everything(doc), settings))).toEqual([
       'The Python Package Index (pypi.org, files.pythonhosted.org)', 'Our mirror of everything the build needs, and then some more…',
-      'ssh', '16,777,216 addresses', '2^96 addresses', '1 address', '256 addresses', 'postgres',
+      'https', '16,777,216 addresses', '2^96 addresses', '1 address', '256 addresses', 'postgres',
     ]);
   });
 
