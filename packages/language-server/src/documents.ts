@@ -7,7 +7,7 @@
  * (trace-evaluation.ts), and their usage kept per version.
  */
 import { LineIndex, parsePolicyDocument, parseProjectConfig, reparsePolicyDocument, type Diagnostic, type PolicyDocument, type Position } from '@netpolicy/core';
-import { policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
+import { carryScanStates, policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
 import { ErrorCodes, ResponseError, TextDocuments, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DiagnosticsOut } from './diagnostics-out';
@@ -125,6 +125,9 @@ export class Documents {
       const change = this.changes.take(uri);
       const options = { fileName: this.host.uriToPath(uri) ?? uri, lineIndex: new DocumentLines(td) };
       e.doc = e.doc && change ? reparsePolicyDocument(e.doc, td.getText(), change, options) : parsePolicyDocument(td.getText(), options);
+      // Hover's and completion's saved scan states move to the new version now, so that nothing
+      // holds the previous version's text while this one is validated (location.ts).
+      carryScanStates(e.doc);
       e.version = td.version;
       e.core = undefined;
     }

@@ -18,6 +18,7 @@ export {
 } from './trace-usage';
 export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';
 export { offsetOf, rangeOf, pointerRange } from './ranges';
+export { carryScanStates } from './location';
 export {
   PRESET_SCHEME, presetAt, testPresetAt, configPathAt, catalogEntryOf, catalogNames, catalogNameAt, presetDocumentUri, presetOfDocumentUri, presetDocumentText, type NamedValue,
 } from './definition';

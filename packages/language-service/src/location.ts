@@ -7,6 +7,7 @@
  * A property test holds it to `getLocation`.
  */
 import { getLocation } from 'jsonc-parser';
+import type { PolicyDocument } from '@netpolicy/core';
 
 /** jsonc-parser's `SyntaxKind` values (a const enum, which isolated modules cannot read). */
 export const SyntaxKind = {
@@ -195,7 +196,13 @@ export class ScanMemo {
   }
 }
 
-const memos = new WeakMap<object, ScanMemo>();
+/**
+ * Each memo is kept on its owner (a symbol-keyed member), not in a WeakMap: a WeakMap entry keeps
+ * the memo, and through it a superseded version's 1.9 MB text, alive through young-generation
+ * collections after the version is gone, so the language server promoted nearly every version's
+ * text to the old generation (docs/performance.md, issue 29 item 6, round four).
+ */
+const MEMO = Symbol('scanMemo');
 /** The latest memo per file name, held weakly (a closed document's text is not kept), at most RECENT. */
 const recent = new Map<string, WeakRef<ScanMemo>>();
 const RECENT = 64;
@@ -205,16 +212,28 @@ const RECENT = 64;
  * starts from the states of the last memo made for `name` that are still true of `text`.
  */
 export function scanMemo(owner: object, text: string, name?: string): ScanMemo {
-  let memo = memos.get(owner);
+  let memo = (owner as { [MEMO]?: ScanMemo })[MEMO];
   if (memo && memo.text === text) return memo;
   memo = new ScanMemo(text, undefined, name === undefined ? undefined : recent.get(name)?.deref());
-  memos.set(owner, memo);
+  (owner as { [MEMO]?: ScanMemo })[MEMO] = memo;
   if (name !== undefined) {
     recent.delete(name);
     recent.set(name, new WeakRef(memo));
     if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
   }
   return memo;
+}
+
+/**
+ * Takes the cursor scan's saved states (hover, completion) over to a new version of a document at
+ * once, rather than at its first hover or completion: until then the states of the previous
+ * version would hold its text alive, and a young-generation collection while the new version is
+ * validated would promote that text to the old generation. A server calls it right after parsing
+ * each new version of an open document.
+ * @public
+ */
+export function carryScanStates(doc: PolicyDocument): void {
+  scanMemo(doc, doc.text, doc.fileName);
 }
 
 export function scanLocation(text: string, position: number, memo?: ScanMemo): (CursorLocation & { token?: CursorToken }) | undefined {

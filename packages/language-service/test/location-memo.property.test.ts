@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ScanMemo, scanLocation } from '../src/location';
+import { parsePolicyDocument } from '@netpolicy/core';
+import { ScanMemo, carryScanStates, scanLocation, scanMemo } from '../src/location';
 
 const layout = fc.constantFrom(undefined, 0, 1, 2, '\t');
 const edits = fc.constantFrom('"', ',', ':', '{', '}', '[', ']', ' ', 'x', '"k":', '// c\n', '/* c */', '1', 'tru', '\n', '\\', '"\\u00e9"', '"a\\"b"', '\u2028');
@@ -41,5 +42,23 @@ describe('a memo made from the memo of an earlier text', () => {
     const at = a.lastIndexOf('49');
     const memoB = new ScanMemo(`${a.slice(0, at)}48${a.slice(at + 2)}`, 64, memoA);
     expect(memoB.points.length).toBeGreaterThan(memoA.points.length - 3);
+  });
+});
+
+describe('carryScanStates', () => {
+  it("moves the previous version's states to the new version at once, where hover and completion find them", () => {
+    const fileName = 'carry.netpolicy.json';
+    const a = JSON.stringify({ default: 'deny', connections: Array.from({ length: 2000 }, (_, i) => ({ tcp: { cidrs: [`10.${i >> 8}.${i & 255}.0/24`], ports: [5432] } })) }, null, 2);
+    const docA = parsePolicyDocument(a, { fileName });
+    const memoA = scanMemo(docA, docA.text, fileName);
+    scanLocation(a, a.length, memoA);
+    const at = a.lastIndexOf('5432');
+    const b = `${a.slice(0, at)}5433${a.slice(at + 4)}`;
+    const docB = parsePolicyDocument(b, { fileName });
+    carryScanStates(docB);
+    const memoB = scanMemo(docB, docB.text, fileName);
+    expect(memoB.text).toBe(b);
+    expect(memoB.points.length).toBeGreaterThan(memoA.points.length - 3);
+    for (const o of [0, 100, at - 20, at + 2, b.length]) expect(scanLocation(b, o, memoB), `at ${o}`).toEqual(scanLocation(b, o));
   });
 });
