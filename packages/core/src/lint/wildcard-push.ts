@@ -11,6 +11,10 @@ export function matchesEveryRepository(pattern: string): boolean {
   return pattern.split('/').every((s) => s === '**');
 }
 
+function isPushOrDelete(operation: unknown): operation is 'push' | 'delete' {
+  return operation === 'push' || operation === 'delete';
+}
+
 export const wildcardPush: LintRule = {
   code: 'wildcard-push',
   description: 'An oci source allows push or delete on every repository of the registry.',
@@ -18,8 +22,11 @@ export const wildcardPush: LintRule = {
     const findings: RuleFinding[] = [];
     for (const source of viewOf(context).sources) {
       if (source.kind !== 'oci') continue;
-      const ops = stringItems(source.body.operations).map((o) => o.value).filter((o) => o === 'push' || o === 'delete');
-      if (ops.length === 0) continue;
+      // Most oci sources only pull: those are passed over without building anything (this rule ran
+      // on every edit of an open policy, and its lists were a tenth of what the server allocated).
+      const operations = source.body.operations;
+      if (!Array.isArray(operations) || !operations.some(isPushOrDelete)) continue;
+      const ops = stringItems(operations).map((o) => o.value).filter(isPushOrDelete);
       const opsText = [...new Set(ops)].map((o) => `\`${o}\``).join(' and ');
       const patterns = source.body.repositoryPatterns;
       if (patterns === undefined) {
