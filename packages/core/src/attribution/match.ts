@@ -21,13 +21,16 @@ export function stronger(a: MatchKind | undefined, b: MatchKind | undefined): Ma
   return RANK[b] < RANK[a] ? b : a;
 }
 
-/** What an access names: its claims and, for a request, its URL as distribution references are compared. */
+/**
+ * What an access names: its claims and, for a request, its URL as distribution references are
+ * compared (`url` always present, `undefined` where there is none: one shape where it is read).
+ */
 export interface AccessClaims {
   claims: Claim[];
-  url?: string;
+  url: string | undefined;
 }
 
-export const NO_CLAIMS: AccessClaims = { claims: [] };
+export const NO_CLAIMS: AccessClaims = { claims: [], url: undefined };
 
 /** What the SBOM (and the policy) say once for all accesses: registry hosts, and the commits its references name. */
 export interface SbomContext {
@@ -201,14 +204,14 @@ function rawClaimsOfAccess(access: Access, ctx: SbomContext, remoteUrl: string |
     const u = parsed === undefined ? parseUrl(access.url) : parsed;
     if (!u) return NO_CLAIMS;
     const claims = reference ? claimsOfUrlEveryForm(u, ctx.hosts) : claimsOfUrl(u, ctx.hosts);
-    if (!ctx.distributionHosts.has(u.host)) return { claims };
+    if (!ctx.distributionHosts.has(u.host)) return { claims, url: undefined };
     // Another path than every distribution reference's (`urlKey`'s, trailing `/`s dropped) is none of them: no key made.
-    return reference || ctx.distributionPaths.has(keyPath(u.path)) ? { claims, url: parsedUrlKey(u) } : { claims };
+    return reference || ctx.distributionPaths.has(keyPath(u.path)) ? { claims, url: parsedUrlKey(u) } : { claims, url: undefined };
   }
   if (access.kind === 'ssh') {
     if (typeof access.host !== 'string') return NO_CLAIMS;
     const remote = typeof remoteUrl === 'string' ? repoKeyOfUrl(remoteUrl) : undefined;
-    return { claims: claimsOfSsh(access.host, typeof access.repositoryPath === 'string' ? access.repositoryPath : undefined, remote) };
+    return { claims: claimsOfSsh(access.host, typeof access.repositoryPath === 'string' ? access.repositoryPath : undefined, remote), url: undefined };
   }
   return NO_CLAIMS;
 }
