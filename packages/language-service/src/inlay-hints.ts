@@ -302,6 +302,8 @@ function spanHints(text: string, value: unknown, spans: ItemSpans, start: number
   /** Whether the scan went past the range (nothing after it is hinted). */
   let past = false;
   const itemAt = (offset: number): number => {
+    // Items come in order: most often the next one.
+    if (starts[item + 1] === offset) return ++item;
     let lo = item, hi = starts.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -316,26 +318,40 @@ function spanHints(text: string, value: unknown, spans: ItemSpans, start: number
    * object or array stepped over by its span); false when the text is not as the spans say.
    */
   const items = (each: (index: number, offset: number, itemEnd: number, kind: number) => boolean): boolean => {
+    // Punctuation and spaces are read here, a scalar item by the scanner (plain JSON: no comments).
     let index = 0;
-    for (let u = scanner.scan(); u !== SyntaxKind.CloseBracketToken; u = scanner.scan()) {
-      if (u === SyntaxKind.EOF) return false;
-      if (u === SyntaxKind.CommaToken) continue;
-      const offset = scanner.getTokenOffset();
-      let itemEnd = offset + scanner.getTokenLength();
-      if (u === SyntaxKind.OpenBraceToken || u === SyntaxKind.OpenBracketToken) {
+    for (let pos = scanner.getPosition(); ;) {
+      let c = text.charCodeAt(pos);
+      while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++pos);
+      if (c === 93 /* ] */) {
+        scanner.setPosition(pos + 1);
+        return true;
+      }
+      if (c === 44 /* , */) {
+        pos++;
+        continue;
+      }
+      const offset = pos;
+      let kind: number, itemEnd: number;
+      if (c === 123 /* { */ || c === 91 /* [ */) {
         const j = itemAt(offset);
         if (j < 0) return false;
+        kind = c === 123 ? SyntaxKind.OpenBraceToken : SyntaxKind.OpenBracketToken;
         itemEnd = ends[j]!;
-        scanner.setPosition(itemEnd);
+      } else {
+        scanner.setPosition(offset);
+        kind = scanner.scan();
+        if (kind === SyntaxKind.EOF || kind === SyntaxKind.CloseBraceToken) return false;
+        itemEnd = offset + scanner.getTokenLength();
       }
       if (offset > end) {
         past = true;
         return true;
       }
-      if (itemEnd >= start && !each(index, offset, itemEnd, u)) return true;
+      if (itemEnd >= start && !each(index, offset, itemEnd, kind)) return true;
       index++;
+      pos = itemEnd;
     }
-    return true;
   };
   for (let t = scanner.scan(); t !== SyntaxKind.CloseBraceToken && t !== SyntaxKind.EOF; t = scanner.scan()) {
     if (t === SyntaxKind.CommaToken) continue;
@@ -354,9 +370,12 @@ function spanHints(text: string, value: unknown, spans: ItemSpans, start: number
     }
     const content = scanner.getPosition();
     if (hints.hits && (key === 'sources' || key === 'connections')) {
-      // Hit counts of the rules in range first (as the tree reading), then their hints.
+      // Hit counts of the rules in range first (as the tree reading), then their hints: the same
+      // items again, from the same span on.
+      const first = item;
       if (!items((index, at) => (hints.ruleHits(`/${key}/${index}`, at), !hints.full))) return false;
       scanner.setPosition(content);
+      item = first;
       past = false;
     }
     const array = key !== 'presets' ? memberArray(value, key) : undefined;

@@ -89,6 +89,17 @@ describe('inlay hints read by spans', () => {
     }), { numRuns: 300 });
   });
 
+  it('read by spans with hit counts too: the document\'s tree is never built', () => {
+    // The hit counts are a first pass over the same rules: the second finds their spans again.
+    const text = JSON.stringify({ presets: ['pypi'], sources: [{ git: { ssh: [{ port: 443 }] } }, 'x', { npm: {} }], connections: [{ tcp: { cidrs: ['10.0.0.0/8'], ports: [5432] } }] }, null, 2);
+    const doc = parsePolicyDocument(text);
+    const range = { start: { line: 0, character: 0 }, end: doc.lineIndex.positionAt(text.length) };
+    const hints = getInlayHints(doc, range, settings, {}, usageFor(text));
+    expect((doc as unknown as { tree: unknown }).tree).toBeNull(); // core's lazy tree, still unbuilt
+    expect(hints).toEqual(treeInlayHints(doc, range, settings, {}, usageFor(text)));
+    expect(hints.map((h) => h.label)).toEqual(['The Python Package Index (pypi.org, files.pythonhosted.org)', `${text.length} hits`, '0 hits', '1 hit', '2 hits', 'https', '0 hits', '16,777,216 addresses', 'postgres']);
+  });
+
   it('stop at the cap, in document order, both readings alike', () => {
     const rules = Array.from({ length: 2 * MAX_INLAY_HINTS }, (_, i) => ({ tcp: { cidrs: [`10.${i >> 8 & 255}.${i & 255}.0/24`], ports: [5432] } }));
     const text = JSON.stringify({ presets: ['pypi'], connections: rules }, null, 2);
