@@ -95,13 +95,16 @@ interface Sink {
 const enum Kind { Addresses, Services }
 
 /**
- * One root array item's hints, every kind on, at offsets from its opening bracket. Core's reparse
- * of an edited document shares the value of every item the edit did not touch, and such an item's
- * text is the same in the new version (shifted), so a value met again reuses its record and its
- * text is not scanned again (a keystroke in a 10,000-rule policy scans one rule).
+ * One root array item's hints, every kind on, placed from its opening bracket: each hint's line
+ * breaks after the bracket and its character (from the bracket on the bracket's line, else from
+ * its own line's start). Core's reparse of an edited document shares the value of every item the
+ * edit did not touch, and such an item's text is the same in the new version (shifted), so a value
+ * met again reuses its record: its text is not scanned again (a keystroke in a 10,000-rule policy
+ * scans one rule) and one position is looked up per item, not one per hint.
  */
 interface Recorded {
-  readonly offsets: number[];
+  readonly lines: number[];
+  readonly characters: number[];
   readonly labels: string[];
   readonly kinds: Kind[];
 }
@@ -121,15 +124,33 @@ function serviceHint(port: unknown, within: string | undefined): string | undefi
 
 /** Records an item's hints (the kinds `Hints` gives inside an item, with every option on). */
 class Recorder implements Sink {
-  readonly record: Recorded = { offsets: [], labels: [], kinds: [] };
-  constructor(private readonly from: number) {}
+  readonly record: Recorded = { lines: [], characters: [], labels: [], kinds: [] };
+  /** How far line breaks were counted, how many, and where the last line began. */
+  private counted: number;
+  private breaks = 0;
+  private lineStart: number;
+  constructor(private readonly text: string, from: number) {
+    this.counted = this.lineStart = from;
+  }
 
   get full(): boolean {
-    return this.record.offsets.length >= MAX_INLAY_HINTS;
+    return this.record.labels.length >= MAX_INLAY_HINTS;
   }
 
   private add(end: number, label: string, kind: Kind): void {
-    this.record.offsets.push(end - this.from);
+    // Line breaks as LineIndex counts them: \n, \r\n, \r (hints come in order: counted once).
+    const { text } = this;
+    for (let i = this.counted; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+        this.breaks++;
+        this.lineStart = i + 1;
+      }
+    }
+    this.counted = end;
+    this.record.lines.push(this.breaks);
+    this.record.characters.push(end - this.lineStart);
     this.record.labels.push(label);
     this.record.kinds.push(kind);
   }
@@ -152,7 +173,7 @@ class Recorder implements Sink {
 function recordedHints(item: object, text: string, from: number, to: number, rootKey: string): Recorded | undefined {
   let record = RECORDED.get(item);
   if (record === undefined) {
-    const recorder = new Recorder(from);
+    const recorder = new Recorder(text, from);
     itemHints(text, from, to, rootKey, from, to, recorder);
     record = recorder.full ? null : recorder.record;
     RECORDED.set(item, record);
@@ -198,10 +219,15 @@ class Hints implements Sink {
 
   /** An item's recorded hints, the item opening at `from`, those of the kinds turned on. */
   recorded(from: number, record: Recorded): void {
-    const { offsets, labels, kinds } = record;
+    const { lines, characters, labels, kinds } = record;
     const addresses = this.options.addresses !== false, services = this.options.services !== false;
-    for (let i = 0; i < offsets.length && !this.full; i++) {
-      if (kinds[i] === Kind.Addresses ? addresses : services) this.out.push({ position: this.doc.lineIndex.positionAt(from + offsets[i]!), label: labels[i]!, paddingLeft: true });
+    let at: { line: number; character: number } | undefined;
+    for (let i = 0; i < labels.length && !this.full; i++) {
+      if (kinds[i] === Kind.Addresses ? !addresses : !services) continue;
+      at ??= this.doc.lineIndex.positionAt(from);
+      const line = lines[i]!;
+      const position = line === 0 ? { line: at.line, character: at.character + characters[i]! } : { line: at.line + line, character: characters[i]! };
+      this.out.push({ position, label: labels[i]!, paddingLeft: true });
     }
   }
 

@@ -41,8 +41,10 @@ function usageFor(text: string) {
 describe('inlay hints read by spans', () => {
   it('equal the tree reading, for any plain policy, range and options', () => {
     let bySpans = 0;
-    fc.assert(fc.property(root, layout, fc.nat(), fc.nat(), options, fc.boolean(), (policy, indent, a, b, opts, traced) => {
-      const text = JSON.stringify(policy, null, indent as any);
+    fc.assert(fc.property(root, layout, fc.constantFrom('\n', '\r\n', '\r'), fc.nat(), fc.nat(), options, fc.boolean(), (policy, indent, eol, a, b, opts, traced) => {
+      const json = JSON.stringify(policy, null, indent as any);
+      // Line ends as editors write them: LF, CRLF, or a lone CR.
+      const text = eol === '\n' ? json : json.replaceAll('\n', eol);
       const doc = parsePolicyDocument(text);
       if (documentItemSpans(doc)) bySpans++;
       const [from, to] = [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y);
@@ -67,7 +69,7 @@ describe('inlay hints read by spans', () => {
           const marks = [...text.matchAll(/[,{[]/g)];
           if (marks.length === 0) return;
           start = end = marks[at % marks.length]!.index! + 1;
-          replacement = '\n\n   ';
+          replacement = ['\n\n   ', '\r\n ', '\r'][at % 3]!;
         } else {
           // A string value replaced by another, of another length.
           const quotes = [...text.matchAll(/"[^"\\]*"(?!\s*:)/g)];
