@@ -384,15 +384,41 @@ const SSH_TAG = 0x7d8e9fa1;
  */
 interface RepositoryKeys { segments: number[] | undefined; first: number | undefined }
 
+const ANY_REPOSITORY_KEYS: RepositoryKeys = { segments: ANY_REPOSITORY, first: STAR_SEGMENT };
+const HOST_ALONE: RepositoryKeys = { segments: undefined, first: undefined };
+
+/**
+ * The keys of each list of repository patterns, by the list: a policy's own array, which the
+ * language server's versions of a document share (9,999 of 10,000 rules from one edit to the next),
+ * so each validation read every list again (0.86 MB of arrays an edit of a 10,000-rule policy).
+ * Kept with the texts they were made from: a list a caller changed since is read again (as
+ * rule-atoms.ts's prepared lists).
+ */
+const repositoryKeysByList = new WeakMap<readonly unknown[], { texts: unknown[]; keys: RepositoryKeys }>();
+
 function repositoryKeysOf(patterns: unknown): RepositoryKeys {
-  if (patterns === undefined) return { segments: ANY_REPOSITORY, first: STAR_SEGMENT };
+  if (patterns === undefined) return ANY_REPOSITORY_KEYS;
   // None (`[]`, covered by every list), or more than a rule may list keys for: the host alone.
-  if (!Array.isArray(patterns) || patterns.length === 0 || patterns.length > MAX_KEYS) return { segments: undefined, first: undefined };
+  if (!Array.isArray(patterns) || patterns.length === 0 || patterns.length > MAX_KEYS) return HOST_ALONE;
+  const known = repositoryKeysByList.get(patterns);
+  if (known !== undefined && sameItems(known.texts, patterns)) return known.keys;
+  const keys = readRepositoryKeys(patterns);
+  repositoryKeysByList.set(patterns, { texts: patterns.slice(), keys });
+  return keys;
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function readRepositoryKeys(patterns: readonly unknown[]): RepositoryKeys {
   const segments: number[] = [];
   let first: number | undefined;
   for (let i = 0; i < patterns.length; i++) {
     const segment = typeof patterns[i] === 'string' ? firstSegmentHash(patterns[i] as string) : undefined;
-    if (segment === undefined) return { segments: undefined, first: undefined };
+    if (segment === undefined) return HOST_ALONE;
     if (!segments.includes(segment)) segments.push(segment);
     if (i === 0) first = segment;
   }
