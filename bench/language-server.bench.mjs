@@ -13,7 +13,7 @@
 // Inlay hints (issue 30 item 9): the whole 10,000-rule document's hints after an edit, <= 0.1x the
 // peer's validation (median and p99).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,7 +60,10 @@ function rssOf(pid) {
   }
 }
 
-const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lsprof'] : []), '--expose-gc', `${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+// The server's collections go to a file (server-gc.cjs): the edit loop's major collections are printed.
+const gcDir = mkdtempSync(join(tmpdir(), 'np-bench-gc-'));
+const gcFile = join(gcDir, 'gc.txt');
+const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lsprof'] : []), '--expose-gc', '--require', `${root}bench/server-gc.cjs`, `${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NETPOLICY_BENCH_GC: gcFile } });
 const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const waiting = new Map();
 conn.onNotification('textDocument/publishDiagnostics', (p) => {
@@ -88,6 +91,7 @@ const ours = [];
 const peer = [];
 const completion = [];
 const hover = [];
+const editsFrom = Date.now();
 for (let v = 2; v < 2 + EDITS; v++) {
   // Interleaved: one peer validation, one edit through the server.
   peer.push(await peerOnce(v));
@@ -104,6 +108,12 @@ for (let v = 2; v < 2 + EDITS; v++) {
   await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: editPos });
   hover.push(performance.now() - t);
 }
+const editsTo = Date.now();
+// Collections the server began during the edit loop (the observer writes each one shortly after it).
+await new Promise((r) => setTimeout(r, 100));
+const gcDuringEdits = (existsSync(gcFile) ? readFileSync(gcFile, 'utf8') : '').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number)).filter(([t]) => t >= editsFrom && t <= editsTo);
+const majorsDuringEdits = gcDuringEdits.filter(([, kind]) => kind === 4).length;
+const youngDuringEdits = gcDuringEdits.filter(([, kind]) => kind === 1).length;
 const rssLoaded = rssOf(child.pid);
 const heapLoaded = await heap();
 
@@ -197,6 +207,7 @@ row('server: completion round trip, median', median(completion));
 row('server: completion round trip, p99', quantile(completion, 0.99));
 row('server: hover round trip, median', median(hover));
 row('server: hover round trip, p99', quantile(hover, 0.99));
+console.log(`server collections during the ${EDITS} edits: ${majorsDuringEdits} major, ${youngDuringEdits} young (one major more or less moves completion's p99)`);
 row(`server: inlay hints, whole document (${hintCount}), median`, median(inlayAll));
 row('server: inlay hints, whole document, p99', quantile(inlayAll, 0.99));
 row('server: inlay hints, 60 lines at the edit, p99', quantile(inlayScreen, 0.99));
@@ -257,6 +268,7 @@ for (let k = 0; k < WORKSPACE_ROUNDS; k++) {
   wsServer.push(await workspaceOnce());
 }
 rmSync(wsDir, { recursive: true, force: true });
+rmSync(gcDir, { recursive: true, force: true });
 console.log(`workspace: ${WORKSPACE_FILES} policy files of 100 rules in 10 folders, ${WORKSPACE_ROUNDS} rounds, interleaved`);
 row('server: spawn to every file published, median', median(wsServer));
 row('netpolicy check DIR (process), median', median(wsCheck));
