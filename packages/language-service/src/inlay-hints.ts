@@ -103,11 +103,24 @@ const enum Kind { Addresses, Services }
  * scans one rule) and one position is looked up per item, not one per hint.
  */
 interface Recorded {
-  readonly lines: number[];
-  readonly characters: number[];
-  readonly labels: string[];
-  readonly kinds: Kind[];
+  /** Four fields per hint (records are read for thousands of items a request: one array each keeps them close in memory). */
+  readonly data: readonly (number | string)[];
+  /**
+   * The hints last answered from this record, frozen (answers share them), with where the item
+   * began and which kinds were on: an item that has not moved since (every item but the edited
+   * one, on a keystroke that adds no line) answers them again without making new ones.
+   */
+  hints: readonly InlayHint[] | undefined;
+  line: number;
+  character: number;
+  kinds: number;
 }
+
+/** A record's fields, four per hint. */
+const LINE = 0, CHARACTER = 1, KIND = 2, LABEL = 3, STRIDE = 4;
+
+/** The record of an item without hints (most rules), shared. */
+const NO_HINTS: Recorded = Object.freeze({ data: [], hints: undefined, line: -1, character: -1, kinds: -1 });
 
 /** Records by the item's parsed value (collected with it); null when an item holds more hints than an answer. */
 const RECORDED = new WeakMap<object, Recorded | null>();
@@ -124,7 +137,7 @@ function serviceHint(port: unknown, within: string | undefined): string | undefi
 
 /** Records an item's hints (the kinds `Hints` gives inside an item, with every option on). */
 class Recorder implements Sink {
-  readonly record: Recorded = { lines: [], characters: [], labels: [], kinds: [] };
+  readonly record: (number | string)[] = [];
   /** How far line breaks were counted, how many, and where the last line began. */
   private counted: number;
   private breaks = 0;
@@ -134,7 +147,7 @@ class Recorder implements Sink {
   }
 
   get full(): boolean {
-    return this.record.labels.length >= MAX_INLAY_HINTS;
+    return this.record.length >= MAX_INLAY_HINTS * STRIDE;
   }
 
   private add(end: number, label: string, kind: Kind): void {
@@ -149,10 +162,7 @@ class Recorder implements Sink {
       }
     }
     this.counted = end;
-    this.record.lines.push(this.breaks);
-    this.record.characters.push(end - this.lineStart);
-    this.record.labels.push(label);
-    this.record.kinds.push(kind);
+    this.record.push(this.breaks, end - this.lineStart, kind, label);
   }
 
   leaf(value: unknown, key: string | undefined, _depth: number, end: number): void {
@@ -175,7 +185,7 @@ function recordedHints(item: object, text: string, from: number, to: number, roo
   if (record === undefined) {
     const recorder = new Recorder(text, from);
     itemHints(text, from, to, rootKey, from, to, recorder);
-    record = recorder.full ? null : recorder.record;
+    record = recorder.full ? null : recorder.record.length === 0 ? NO_HINTS : { data: recorder.record, hints: undefined, line: -1, character: -1, kinds: -1 };
     RECORDED.set(item, record);
   }
   return record ?? undefined;
@@ -219,16 +229,26 @@ class Hints implements Sink {
 
   /** An item's recorded hints, the item opening at `from`, those of the kinds turned on. */
   recorded(from: number, record: Recorded): void {
-    const { lines, characters, labels, kinds } = record;
+    const { data } = record;
+    if (data.length === 0) return;
     const addresses = this.options.addresses !== false, services = this.options.services !== false;
-    let at: { line: number; character: number } | undefined;
-    for (let i = 0; i < labels.length && !this.full; i++) {
-      if (kinds[i] === Kind.Addresses ? !addresses : !services) continue;
-      at ??= this.doc.lineIndex.positionAt(from);
-      const line = lines[i]!;
-      const position = line === 0 ? { line: at.line, character: at.character + characters[i]! } : { line: at.line + line, character: characters[i]! };
-      this.out.push({ position, label: labels[i]!, paddingLeft: true });
+    const kinds = (addresses ? 1 : 0) | (services ? 2 : 0);
+    const at = this.doc.lineIndex.positionAt(from);
+    let hints = record.hints;
+    if (!hints || record.line !== at.line || record.character !== at.character || record.kinds !== kinds) {
+      const made: InlayHint[] = [];
+      for (let i = 0; i < data.length; i += STRIDE) {
+        if (data[i + KIND] === Kind.Addresses ? !addresses : !services) continue;
+        const line = data[i + LINE] as number, character = data[i + CHARACTER] as number;
+        const position = Object.freeze(line === 0 ? { line: at.line, character: at.character + character } : { line: at.line + line, character });
+        made.push(Object.freeze({ position, label: data[i + LABEL] as string, paddingLeft: true }));
+      }
+      record.hints = hints = made;
+      record.line = at.line;
+      record.character = at.character;
+      record.kinds = kinds;
     }
+    for (let i = 0; i < hints.length && !this.full; i++) this.out.push(hints[i]!);
   }
 
   port(value: unknown, end: number, within: string | undefined): void {
@@ -257,7 +277,9 @@ class Hints implements Sink {
 }
 
 /**
- * The inlay hints of what overlaps `range`.
+ * The inlay hints of what overlaps `range`. A hint inside a rule may be the same frozen object as
+ * in an earlier answer for an earlier version (when that rule did not change or move): copy a hint
+ * to change it.
  * @public
  */
 export function getInlayHints(doc: PolicyDocument, range: Range, settings: ServiceSettings, options: InlayHintOptions = {}, usage?: TraceUsage): InlayHint[] {

@@ -59,8 +59,9 @@ describe('inlay hints read by spans', () => {
     // The rules an edit leaves alone keep their parsed values, and with them the hints recorded for
     // them by an earlier request (made with other options or another range): held to the tree here.
     const edit = fc.tuple(fc.nat(), cidr, fc.boolean(), fc.nat(), fc.nat(), options);
-    fc.assert(fc.property(root, fc.array(edit, { minLength: 1, maxLength: 6 }), (policy, edits) => {
-      let text = JSON.stringify(policy, null, 2);
+    fc.assert(fc.property(root, layout, fc.array(edit, { minLength: 1, maxLength: 6 }), (policy, indent, edits) => {
+      // On one line (no indent), an edit moves the rules after it along their line.
+      let text = JSON.stringify(policy, null, indent as any);
       let doc = parsePolicyDocument(text);
       for (const [at, insert, newLine, a, b, opts] of edits) {
         let start: number, end: number, replacement: string;
@@ -100,6 +101,21 @@ describe('inlay hints read by spans', () => {
     expect((doc as unknown as { tree: unknown }).tree).toBeNull(); // core's lazy tree, still unbuilt
     expect(hints).toEqual(treeInlayHints(doc, range, settings, {}, usageFor(text)));
     expect(hints.map((h) => h.label)).toEqual(['The Python Package Index (pypi.org, files.pythonhosted.org)', `${text.length} hits`, '0 hits', '1 hit', '2 hits', 'https', '0 hits', '16,777,216 addresses', 'postgres']);
+  });
+
+  it('a rule moved along its line by an edit before it is hinted where it now is', () => {
+    // One line: lengthening the first rule's CIDR moves the second rule's hints one character on.
+    let text = JSON.stringify({ connections: [{ tcp: { cidrs: ['10.0.0.0/8'] } }, { tcp: { cidrs: ['10.0.0.0/16'], ports: [5432] } }] });
+    let doc = parsePolicyDocument(text);
+    const all = () => ({ start: { line: 0, character: 0 }, end: doc.lineIndex.positionAt(text.length) });
+    const before = getInlayHints(doc, all(), settings);
+    const start = text.indexOf('"10.0.0.0/8"');
+    const next = `${text.slice(0, start)}"10.0.0.0/24"${text.slice(start + 12)}`;
+    doc = reparsePolicyDocument(doc, next, { start, end: start + 12, newEnd: start + 13 });
+    text = next;
+    const after = getInlayHints(doc, all(), settings);
+    expect(after).toEqual(treeInlayHints(doc, all(), settings));
+    expect(after.slice(1).map((h) => h.position.character)).toEqual(before.slice(1).map((h) => h.position.character + 1));
   });
 
   it('stop at the cap, in document order, both readings alike', () => {
