@@ -12,6 +12,7 @@ export { nodeAt, documentItemSpans, type NodeAtOffset } from './validate/documen
 export type { ItemSpans } from './validate/reparse';
 export { schemaAt, type SchemaFragment } from './validate/schema-at';
 export { toPointer, valueAt } from './validate/pointer';
+export { closingQuote } from './validate/parse';
 export { closeMatches } from './validate/suggest-names';
 export { appendEdit, fixChoices } from './edits/fix-edits';
 export { usableGlobPatterns, type GlobPatternProblem } from './files/glob';

@@ -132,6 +132,7 @@ function countStrings(value: unknown, depth: number): number {
 /**
  * The index of the quote that closes the string opened at `open`, or -1. Found with `indexOf`: a
  * quote is escaped when an odd run of backslashes precedes it (nothing backtracks).
+ * @internal
  */
 export function closingQuote(text: string, open: number): number {
   let end = text.indexOf('"', open + 1);
