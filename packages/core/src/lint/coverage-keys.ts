@@ -22,6 +22,7 @@
  * too few: a collision only makes a rule take part that need not, so findings are exactly those of
  * the full analysis (held to it by coverage.property.test.ts).
  */
+import { KeptByList } from './kept-by-list';
 import { parseUrl } from '../eval/url';
 import { plainIpv4Cidr, type ParsedCidr, type PlainIpv4 } from '../formats/ip';
 import { cidrOf } from '../policy/rules-read';
@@ -387,30 +388,14 @@ interface RepositoryKeys { segments: number[] | undefined; first: number | undef
 const ANY_REPOSITORY_KEYS: RepositoryKeys = { segments: ANY_REPOSITORY, first: STAR_SEGMENT };
 const HOST_ALONE: RepositoryKeys = { segments: undefined, first: undefined };
 
-/**
- * The keys of each list of repository patterns, by the list: a policy's own array, which the
- * language server's versions of a document share (9,999 of 10,000 rules from one edit to the next),
- * so each validation read every list again (0.86 MB of arrays an edit of a 10,000-rule policy).
- * Kept with the texts they were made from: a list a caller changed since is read again (as
- * rule-atoms.ts's prepared lists).
- */
-const repositoryKeysByList = new WeakMap<readonly unknown[], { texts: unknown[]; keys: RepositoryKeys }>();
+/** The keys of each list of repository patterns, kept by the list (0.86 MB of arrays an edit of a 10,000-rule policy before). */
+const repositoryKeysByList = new KeptByList<RepositoryKeys>();
 
 function repositoryKeysOf(patterns: unknown): RepositoryKeys {
   if (patterns === undefined) return ANY_REPOSITORY_KEYS;
   // None (`[]`, covered by every list), or more than a rule may list keys for: the host alone.
   if (!Array.isArray(patterns) || patterns.length === 0 || patterns.length > MAX_KEYS) return HOST_ALONE;
-  const known = repositoryKeysByList.get(patterns);
-  if (known !== undefined && sameItems(known.texts, patterns)) return known.keys;
-  const keys = readRepositoryKeys(patterns);
-  repositoryKeysByList.set(patterns, { texts: patterns.slice(), keys });
-  return keys;
-}
-
-function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return repositoryKeysByList.get(patterns as readonly unknown[], readRepositoryKeys);
 }
 
 function readRepositoryKeys(patterns: readonly unknown[]): RepositoryKeys {

@@ -3,6 +3,7 @@
  * built only from well-shaped rules whose meaning is certain, and the pairwise question "does atom A
  * permit everything atom B permits?", answered soundly (never yes by mistake) but not completely.
  */
+import { KeptByList } from './kept-by-list';
 import { cidrContains } from '../formats/ip';
 import type { ParsedCidr } from '../formats/ip';
 import { matchRepositoryPattern } from '../formats/repository-pattern';
@@ -120,17 +121,10 @@ function repositoryPatternCovers(a: RepoPattern, b: RepoPattern): boolean {
  * prepared on first comparison: most sources are never compared (no earlier rule shares their URL
  * or host), so preparing every pattern up front was wasted garbage.
  */
-const preparedLists = new WeakMap<readonly string[], RepoPattern[]>();
+const preparedLists = new KeptByList<RepoPattern[]>();
 function preparedList(texts: readonly string[]): RepoPattern[] {
-  let list = preparedLists.get(texts);
-  // The list may be the policy's own array: re-prepared if it changed since (a caller mutated it).
-  if (list !== undefined && list.length === texts.length) {
-    let same = true;
-    for (let i = 0; i < list.length && same; i++) same = list[i].text === texts[i];
-    if (same) return list;
-  }
-  preparedLists.set(texts, (list = texts.map(prepare)));
-  return list;
+  // The list may be the policy's own array: prepared again if a caller changed it since.
+  return preparedLists.get(texts, (list) => list.map(prepare));
 }
 
 /** Repository patterns of a source; undefined = any repository. */
