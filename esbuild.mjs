@@ -114,24 +114,9 @@ function linearUniqueItems(code) {
   return helpers.length > 0 ? `import { ${helpers.join(', ')} } from "../json/duplicate-pair";\n${code}` : code;
 }
 
-/**
- * Ajv counts an object's keys for `minProperties`/`maxProperties` with `Object.keys(data).length`:
- * an array per source and per connection on every validation (20,000 for a 10,000-rule policy, on
- * every keystroke in the language server). Core's `ownKeyCount` gives the same count without one.
- */
-function keyCountsWithoutArrays(code) {
-  let replaced = 0;
-  code = code.replace(/Object\.keys\((data\d*)\)\.length/g, (_m, data) => {
-    replaced++;
-    return `__ownKeyCount(${data})`;
-  });
-  if (/Object\.keys\(/.test(code)) throw new Error('an Object.keys of Ajv was not recognised (has its generated code changed?)');
-  return replaced > 0 ? `import { ownKeyCount as __ownKeyCount } from "../json/own-key-count";\n${code}` : code;
-}
-
 /** Ajv's standalone code as an ES module (its `require(...)`s of runtime helpers turned into imports). */
 function standaloneModule(code) {
-  code = keyCountsWithoutArrays(linearUniqueItems(code));
+  code = linearUniqueItems(code);
   // Ajv emits `require(...)` for its runtime helpers; turn them into ES imports so the module
   // runs unbundled (vitest, browsers) as well as bundled.
   const imports = new Map();
