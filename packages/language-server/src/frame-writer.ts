@@ -18,7 +18,7 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
   }
 
   /** Frames waiting for the end of this turn, and the settling of each message's promise. */
-  private queued: string[] = [];
+  private queued: Buffer[] = [];
   private waiting: Array<{ msg: Message; resolve: () => void; reject: (error: unknown) => void }> = [];
 
   write(msg: Message): Promise<void> {
@@ -30,16 +30,23 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
       return Promise.reject(error);
     }
     if (this.queued.length === 0) setImmediate(() => this.flush());
-    this.queued.push(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
+    // Encoded once, into a buffer of the frame's size: a string frame (header + body) was copied
+    // whole again to be encoded by the write (2-3 ms for a 410 KB answer of inlay hints).
+    const length = Buffer.byteLength(json, 'utf8');
+    const header = `Content-Length: ${length}\r\n\r\n`;
+    const frame = Buffer.allocUnsafe(header.length + length);
+    frame.write(header, 0, 'latin1');
+    frame.write(json, header.length, 'utf8');
+    this.queued.push(frame);
     return new Promise<void>((resolve, reject) => this.waiting.push({ msg, resolve, reject }));
   }
 
   private flush(): void {
-    const text = this.queued.length === 1 ? this.queued[0] : this.queued.join('');
+    const frames = this.queued.length === 1 ? this.queued[0] : Buffer.concat(this.queued);
     const waiting = this.waiting;
     this.queued = [];
     this.waiting = [];
-    this.out.write(text, 'utf8', (error?: Error | null) => {
+    this.out.write(frames, (error?: Error | null) => {
       for (const w of waiting) {
         if (!error) { w.resolve(); continue; }
         this.errors++;
