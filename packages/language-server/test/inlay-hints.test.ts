@@ -2,6 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parsePolicyDocument } from '@netpolicy/core';
+import { DEFAULT_SETTINGS, getInlayHints } from '@netpolicy/language-service';
+import { MIN_PIECES } from '../src/frozen-json';
 import { clientPerTest, fileUri } from './harness';
 
 const client = clientPerTest();
@@ -45,5 +48,29 @@ describe('inlay hints', () => {
     }
     expect(counts[0]).toBeGreaterThan(0);
     expect(counts[1]).toBe(0);
+  });
+
+  it('a long answer (framed from each hint\'s kept bytes) reads back as the service gives it, edit after edit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'np-hints-'));
+    // Spawned: the server over stdio writes with FrameWriter.
+    const c = await client({ rootUri: fileUri(dir), spawn: true });
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    const rules = Array.from({ length: 400 }, (_, i) => `    { "tcp": { "cidrs": ["10.${i % 256}.0.0/16", "fd00::/${8 + (i % 100)}"], "ports": [${i % 2 ? 5432 : 22}] } }`);
+    const policy = `{\n  "presets": ["npm"],\n  "connections": [\n${rules.join(',\n')}\n  ]\n}\n`;
+    await c.open(uri, policy);
+    await c.diagnostics(uri);
+    const lines = policy.split('\n').length;
+    const range = { start: { line: 0, character: 0 }, end: { line: lines, character: 0 } };
+    const expected = getInlayHints(parsePolicyDocument(policy), range, DEFAULT_SETTINGS);
+    expect(expected.length).toBeGreaterThan(MIN_PIECES);
+    expect(await c.request('textDocument/inlayHint', { textDocument: { uri }, range })).toEqual(JSON.parse(JSON.stringify(expected)));
+    // An edit inside one rule that moves nothing: the other hints are the same objects, their bytes kept.
+    const at = policy.indexOf('5432');
+    const edited = `${policy.slice(0, at)}5433${policy.slice(at + 4)}`;
+    const line = policy.slice(0, at).split('\n').length - 1;
+    const character = at - policy.lastIndexOf('\n', at) - 1;
+    await c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line, character }, end: { line, character: character + 4 } }, text: '5433' }] });
+    const again = getInlayHints(parsePolicyDocument(edited), range, DEFAULT_SETTINGS);
+    await expect.poll(async () => c.request('textDocument/inlayHint', { textDocument: { uri }, range }), { timeout: 20_000 }).toEqual(JSON.parse(JSON.stringify(again)));
   });
 });
