@@ -7,7 +7,7 @@
  * (trace-evaluation.ts), and their usage kept per version.
  */
 import { LineIndex, parsePolicyDocument, parseProjectConfig, reparsePolicyDocument, type Diagnostic, type PolicyDocument, type Position } from '@netpolicy/core';
-import { carryScanStates, policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
+import { carryScanStates, carryUsage, policyDiagnostics, toLspDiagnostic, unusedRuleHints, type TraceUsage } from '@netpolicy/language-service';
 import { ErrorCodes, ResponseError, TextDocuments, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DiagnosticsOut } from './diagnostics-out';
@@ -33,9 +33,12 @@ interface Entry {
   generation: number;
   timer?: ReturnType<typeof setTimeout>;
   traceTimer?: ReturnType<typeof setTimeout>;
-  /** Trace usage, and the version it was computed for. */
+  /** Trace usage, and the version it was computed for (undefined: to be evaluated again). */
   usage?: TraceUsage;
   usageVersion?: number;
+  /** The policy value the usage was computed for, and the usage carried to the current version's (`usage()`). */
+  usageValue?: unknown;
+  carried?: { value: unknown; usage: TraceUsage };
   /** Bumped to cancel a running trace evaluation. */
   traceRun: number;
   /** When the last change arrived (ms). */
@@ -104,9 +107,20 @@ export class Documents {
     return this.texts.all();
   }
 
-  /** The trace usage of a document (of some version), if its traces were evaluated. */
+  /**
+   * The trace usage of a document, if its traces were evaluated: the last evaluation's, its rules
+   * followed to where they are in the current version (`carryUsage`: after an edit that moves
+   * rules, `/sources/3` is the rule it was; a rule changed since has no entry until the traces are
+   * evaluated again, which the edit scheduled).
+   */
   usage(uri: string): TraceUsage | undefined {
-    return this.entries.get(uri)?.usage;
+    const e = this.entries.get(uri);
+    if (!e?.usage) return undefined;
+    const value = this.parsed(uri)?.value;
+    if (value === e.usageValue) return e.usage;
+    if (e.carried && e.carried.value === value) return e.carried.usage;
+    e.carried = { value, usage: carryUsage(e.usage, e.usageValue, value) };
+    return e.carried.usage;
   }
 
   private entryOf(uri: string): Entry {
@@ -178,6 +192,7 @@ export class Documents {
         // No trace in force any more (settings cleared, workspace not trusted): no lens or hint from the last ones.
         e.usage = undefined;
         e.usageVersion = undefined;
+        e.usageValue = e.carried = undefined;
         e.traceRun++;
         session.refreshViews();
       }
@@ -259,6 +274,8 @@ export class Documents {
     if (!usage || stale()) return;
     e.usage = usage;
     e.usageVersion = version;
+    e.usageValue = doc.value;
+    e.carried = undefined;
     this.publish(uri);
     this.session.refreshViews();
   }

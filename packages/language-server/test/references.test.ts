@@ -157,6 +157,45 @@ describe('references', () => {
     expect(again.map((l) => JSON.parse(text.slice(lines.offsetAt(l.range.start), lines.offsetAt(l.range.end))).sequence)).toEqual([1, 6, 11, 16]);
   });
 
+  it('after an edit that moves rules, each rule keeps its own observations until the traces are evaluated again; a rule the edit added has none', async () => {
+    const list = observations(40);
+    const trace = traceText(list);
+    const dir = writeWorkspace({ 'trace.json': trace, 'ci.netpolicy.json': POLICY });
+    const uri = fileUri(join(dir, 'ci.netpolicy.json'));
+    const c = await client({ rootUri: fileUri(dir), settings: { traces: ['trace.json'] }, capabilities: WITH_SHOW });
+    await evaluated(c, uri);
+    const traceUri = fileUri(join(dir, 'trace.json'));
+    const lines = new LineIndex(trace);
+    const inTrace = async (position: { line: number; character: number }) =>
+      (await references(c, uri, position)).filter((l) => l.uri === traceUri).map((l) => JSON.parse(trace.slice(lines.offsetAt(l.range.start), lines.offsetAt(l.range.end))));
+    const npm = (await decidedBy(trace, '/sources/0')).map((i) => list[i]);
+    const cdn = (await decidedBy(trace, '/connections/0')).map((i) => list[i]);
+    expect(npm.length).toBeGreaterThan(0);
+    expect(cdn.length).toBeGreaterThan(0);
+    // The second source decided none (the preset answers for pypi.org).
+    expect(await decidedBy(trace, '/sources/1')).toEqual([]);
+    // A source added first (with a URL the schema refuses: the policy is not valid, so its traces
+    // are not evaluated again and what is shown stays the last evaluation's), the two sources
+    // swapped, and a connection added before the one there was.
+    const edited = POLICY.replace(
+      `    { "npm": { "urls": ["https://npm.internal.example"] } },\n    { "pypi": { "urls": ["https://pypi.internal.example/simple"] } }`,
+      `    { "cargo": { "urls": ["not a url"] } },\n    { "pypi": { "urls": ["https://pypi.internal.example/simple"] } },\n    { "npm": { "urls": ["https://npm.internal.example"] } }`,
+    ).replace('"connections": [{ "tls"', '"connections": [{ "tcp": { "cidrs": ["10.0.0.0/8"], "ports": [5432] } }, { "tls"');
+    await c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    expect((await c.diagnostics(uri, 2)).diagnostics.some((d) => d.severity === 1)).toBe(true);
+    const at = (needle: string) => rangeIn(edited, needle).start;
+    expect(await inTrace(at('"npm": {'))).toEqual(npm);
+    expect(await inTrace(at('"tls": {'))).toEqual(cdn);
+    expect(await inTrace(at('"pypi": {'))).toEqual([]);
+    expect(await inTrace(at('"cargo": {'))).toEqual([]);
+    expect(await inTrace(at('"tcp": {'))).toEqual([]);
+    const lenses = await c.request<any[]>('textDocument/codeLens', { textDocument: { uri } });
+    const titleAt = (needle: string) => lenses.find((l) => l.range.start.line === at(needle).line && l.range.start.character <= at(needle).character)?.command.title;
+    expect(titleAt('"cargo": {')).toBe('changed since the traces were evaluated');
+    expect(titleAt('"npm": {')).toMatch(new RegExp(`^${npm.length} traced accesses decided here`));
+    expect(titleAt('"pypi": {')).toBe('no traced access used this rule');
+  });
+
   it('not trusted: no trace is read, the tests are still listed', async () => {
     const tests = '{ "tests": [{ "http": { "url": "https://npm.internal.example/x" }, "expect": "allow", "rule": "/sources/0" }] }';
     const dir = writeWorkspace({ 'trace.json': traceText(observations(10)), 'ci.netpolicy.json': POLICY, 'ci.tests.json': tests });

@@ -16,6 +16,7 @@ export {
 export {
   addResult, emptyUsage, traceCodeLenses, unusedRuleHints, MAX_TRACE_REFERENCES, type TraceUsage, type RuleUsage, type Denial, type TraceFileRead, type LensReferences,
 } from './trace-usage';
+export { carryUsage } from './usage-carry';
 export { SOURCE_SKELETONS, CONNECTION_SKELETONS, snippetOf } from './skeletons';
 export { offsetOf, rangeOf, pointerRange } from './ranges';
 export { carryScanStates } from './location';

@@ -71,7 +71,7 @@ class Hints implements RequestSink {
 
   /** A rule's hit count, before it. */
   ruleHits(pointer: string, offset: number): void {
-    if (!this.hits || this.full) return;
+    if (!this.hits || this.full || this.hits.unevaluated?.has(pointer)) return;
     const u = this.hits.byRule.get(pointer);
     this.out.push({ position: this.doc.lineIndex.positionAt(offset), label: `${u?.count ?? 0} hit${u?.count === 1 ? '' : 's'}`, paddingRight: true });
   }
@@ -100,7 +100,7 @@ class Hints implements RequestSink {
         const entry = this.settings.catalog.byName.get(value);
         if (entry) this.after(end, entry.description ? fewWords(entry.description) : entry.opaque ? 'contents not published' : 'no description');
       }
-      if (this.hits) {
+      if (this.hits && !this.hits.unevaluated?.has(`preset:${value}`)) {
         const u = this.hits.byRule.get(`preset:${value}`);
         this.after(end, `${u?.count ?? 0} hit${u?.count === 1 ? '' : 's'}`);
       }

@@ -83,6 +83,12 @@ export interface TraceUsage {
   moreDenials: number;
   /** Traces that could not be read, with the reason. */
   errors: Array<{ trace: string; message: string }>;
+  /**
+   * Set on a usage carried to a later version of its policy (`carryUsage`): the rules (`/sources/N`,
+   * `/connections/N`, `preset:NAME`) changed or added since the evaluation, whose accesses are not
+   * known until the traces are evaluated again.
+   */
+  unevaluated?: ReadonlySet<string>;
 }
 
 /**
@@ -140,7 +146,8 @@ export function addResult(usage: TraceUsage, trace: string, r: ExplainResult, sb
 }
 
 /** A lens title: trace hosts are outside text (control and bidi characters escaped, `$(` shown as text, not as an icon). */
-function lensTitle(u: RuleUsage | undefined): string {
+function lensTitle(u: RuleUsage | undefined, unevaluated = false): string {
+  if (unevaluated) return 'changed since the traces were evaluated';
   if (!u) return 'no traced access used this rule';
   const hosts = u.hosts.map((h) => escapeIcons(escapeControl(h.length > 100 ? `${h.slice(0, 100)}…` : h))).join(', ') + (u.hosts.length >= MAX_HOSTS ? ', …' : '');
   const listed = u.count > MAX_TRACE_REFERENCES ? ` (first ${MAX_TRACE_REFERENCES.toLocaleString('en-US')} listed)` : '';
@@ -183,14 +190,14 @@ export function traceCodeLenses(doc: PolicyDocument, usage: TraceUsage, show?: L
       const pointer = `/${key}/${i}`;
       const range = pointerRange(doc, pointer);
       const u = usage.byRule.get(pointer);
-      if (range) out.push({ range, command: lensCommand(lensTitle(u), range, u, show) });
+      if (range) out.push({ range, command: lensCommand(lensTitle(u, usage.unevaluated?.has(pointer)), range, u, show) });
     });
   }
   const presets = value && Array.isArray(value.presets) ? (value.presets as unknown[]) : [];
   presets.forEach((name, i) => {
     const range = pointerRange(doc, `/presets/${i}`);
     const u = typeof name === 'string' ? usage.byRule.get(`preset:${name}`) : undefined;
-    if (range && typeof name === 'string') out.push({ range, command: lensCommand(lensTitle(u), range, u, show) });
+    if (range && typeof name === 'string') out.push({ range, command: lensCommand(lensTitle(u, usage.unevaluated?.has(`preset:${name}`)), range, u, show) });
   });
   const denied = usage.byRule.get('default');
   const range = pointerRange(doc, '/default', true) ?? pointerRange(doc, '');
@@ -210,7 +217,7 @@ export function unusedRuleHints(doc: PolicyDocument, uri: string, usage: TraceUs
     const rules = value && Array.isArray(value[key]) ? (value[key] as unknown[]) : [];
     rules.forEach((_rule, i) => {
       const pointer = `/${key}/${i}`;
-      if (usage.byRule.has(pointer)) return;
+      if (usage.byRule.has(pointer) || usage.unevaluated?.has(pointer)) return;
       const range = pointerRange(doc, pointer);
       if (!range) return;
       out.push({
