@@ -376,24 +376,16 @@ export function* formatSteps(doc: PolicyDocument, range: Range | undefined, opti
   const insertSpaces = options?.insertSpaces !== false;
   const edits = yield* formatEdits(text, r, { tabSize, insertSpaces, eol, insertFinalNewline: options?.insertFinalNewline === true }, MAX_DEPTH);
   if (!edits) return undefined;
-  const { offsets, lengths, texts } = edits;
   // After an unterminated block comment, jsonc-parser's last edit can start past the end (length -1): none is meant.
-  if (offsets.length > 0 && lengths[lengths.length - 1] < 0) {
-    offsets.pop();
-    lengths.pop();
-    texts.pop();
-  }
+  if (edits.count > 0 && edits.length(edits.count - 1) < 0) edits.pop();
   // The end of the file: jsonc-parser's last edit replaces what follows the last token (blanks only).
-  const last = offsets.length - 1;
-  if (last >= 0 && offsets[last] + lengths[last] === text.length && allBlank(text, offsets[last])) {
-    const rest = text.slice(offsets[last]);
+  const last = edits.count - 1;
+  if (last >= 0 && edits.offset(last) + edits.length(last) === text.length && allBlank(text, edits.offset(last))) {
+    const rest = text.slice(edits.offset(last));
     const breaks = rest.match(/\r\n|\r|\n/g) ?? [];
     const wanted = breaks.length === 0 ? (options?.insertFinalNewline === true ? eol : '') : options?.trimFinalNewlines === true ? eol : breaks.join('');
-    if (wanted === rest) {
-      offsets.pop();
-      lengths.pop();
-      texts.pop();
-    } else texts[last] = wanted;
+    if (wanted === rest) edits.pop();
+    else edits.setText(last, wanted);
   }
   const all = options?.trimTrailingWhitespace === true ? merge(edits, commentLineEnds(text, r)) : edits;
   return yield* toLspSteps(doc, all);
@@ -401,43 +393,41 @@ export function* formatSteps(doc: PolicyDocument, range: Range | undefined, opti
 
 /** Two sorted, non-overlapping edit lists as one. */
 function merge(a: FlatEdits, b: FlatEdits): FlatEdits {
-  if (b.offsets.length === 0) return a;
+  if (b.count === 0) return a;
   const out = emptyEdits();
   let i = 0, j = 0;
-  while (i < a.offsets.length || j < b.offsets.length) {
-    const fromA = j >= b.offsets.length || (i < a.offsets.length && a.offsets[i] <= b.offsets[j]);
+  while (i < a.count || j < b.count) {
+    const fromA = j >= b.count || (i < a.count && a.offset(i) <= b.offset(j));
     const e = fromA ? a : b;
     const k = fromA ? i++ : j++;
-    out.offsets.push(e.offsets[k]);
-    out.lengths.push(e.lengths[k]);
-    out.texts.push(e.texts[k]);
+    out.push(e.offset(k), e.length(k), e.text(k));
   }
   return out;
 }
 
 /** LSP edits of sorted flat edits: one each, or (past MAX_FORMAT_EDITS) one of the span they cover. */
 function* toLspSteps(doc: PolicyDocument, edits: FlatEdits): Generator<void, TextEdit[]> {
-  const { offsets, lengths, texts } = edits;
-  const n = offsets.length;
+  const n = edits.count;
   const out: TextEdit[] = [];
   if (n <= MAX_FORMAT_EDITS) {
     for (let i = 0; i < n; i++) {
       if (i % TOKENS_PER_SLICE === TOKENS_PER_SLICE - 1) yield;
-      out.push({ range: rangeOf(doc, offsets[i], lengths[i]), newText: texts[i] });
+      out.push({ range: rangeOf(doc, edits.offset(i), edits.length(i)), newText: edits.text(i) });
     }
     return out;
   }
   const text = doc.text;
-  const from = offsets[0];
-  const to = offsets[n - 1] + lengths[n - 1];
+  const from = edits.offset(0);
+  const to = edits.offset(n - 1) + edits.length(n - 1);
   // Joined a slice at a time: the many small pieces die young (a cheap collection), only the joined text lives on.
   const joined: string[] = [];
   let parts: string[] = [];
   let at = from;
   for (let i = 0; i < n; i++) {
-    if (offsets[i] > at) parts.push(text.slice(at, offsets[i]));
-    parts.push(texts[i]);
-    at = offsets[i] + lengths[i];
+    const offset = edits.offset(i);
+    if (offset > at) parts.push(text.slice(at, offset));
+    parts.push(edits.text(i));
+    at = offset + edits.length(i);
     if (parts.length >= 2 * TOKENS_PER_SLICE) {
       joined.push(parts.join(''));
       parts = [];
@@ -467,9 +457,7 @@ function commentLineEnds(text: string, range: { offset: number; length: number }
       let j = i;
       while (j > start && (text.charCodeAt(j - 1) === 32 || text.charCodeAt(j - 1) === 9)) j--;
       if (j < i && j >= from && i <= to) {
-        out.offsets.push(j);
-        out.lengths.push(i - j);
-        out.texts.push('');
+        out.push(j, i - j, '');
       }
     }
   }

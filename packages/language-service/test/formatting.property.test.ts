@@ -52,7 +52,7 @@ function reference(text: string, range: { offset: number; length: number } | und
 function ours(text: string, range: { offset: number; length: number } | undefined, tabSize: number, insertSpaces: boolean, insertFinalNewline: boolean) {
   const eol = /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
   const flat = runSteps(formatEdits(text, range, { tabSize, insertSpaces, insertFinalNewline, eol }))!;
-  return flat.offsets.map((offset, i) => ({ offset, length: flat.lengths[i], content: flat.texts[i] }));
+  return Array.from({ length: flat.count }, (_, i) => ({ offset: flat.offset(i), length: flat.length(i), content: flat.text(i) }));
 }
 
 describe('formatEdits is jsonc-parser format', () => {
@@ -118,12 +118,14 @@ describe('at scale', () => {
   const rules = (n: number) => JSON.stringify({ default: 'deny', presets: ['npm'], sources: Array.from({ length: n }, (_, i) => ({ pypi: { urls: [`https://pypi-${i}.example/simple`] } })), connections: Array.from({ length: n }, (_, i) => ({ tcp: { cidrs: [`10.${(i >> 8) & 255}.${i & 255}.0/24`], ports: [5432] } })) });
 
   it('past MAX_FORMAT_EDITS, one edit of the span: the same text as the edits one by one', () => {
-    const text = rules(2000);
+    const text = rules(4000);
     const doc = parsePolicyDocument(text, { fileName: 'p.netpolicy.json' });
     const edits = format(doc, undefined, { tabSize: 2, insertSpaces: true });
     expect(edits).toHaveLength(1);
     const each = reference(text, undefined, 2, true, false);
     expect(each.length).toBeGreaterThan(MAX_FORMAT_EDITS);
+    // More than one chunk of FlatEdits (2^14 edits each).
+    expect(each.length).toBeGreaterThan(2 * 16384);
     const parts: string[] = [];
     let at = 0;
     for (const e of each) {
