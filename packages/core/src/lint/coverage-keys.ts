@@ -21,145 +21,28 @@
  * Counts live in count-min sketches (two tables of saturating byte counters), which never count
  * too few: a collision only makes a rule take part that need not, so findings are exactly those of
  * the full analysis (held to it by coverage.property.test.ts).
+ * This module reads one rule's keys (`RuleKeys`); the hashes, KeyCounts and KeyList are in
+ * coverage-hash.ts, the readers of URL, host and repository keys in coverage-url-keys.ts, those
+ * of CIDRs in coverage-cidr-keys.ts (re-exported here).
  */
-import { KeptByList } from './kept-by-list';
-import { parseUrl } from '../eval/url';
-import { plainIpv4Cidr, type ParsedCidr, type PlainIpv4 } from '../formats/ip';
+import { plainIpv4Cidr } from '../formats/ip';
 import { cidrOf } from '../policy/rules-read';
 import { HTTP_SOURCE_KINDS } from '../policy/types';
 import type { JsonObject } from './walk';
-import { isObject, plainUrlHostEnd, plainUrlHostStart } from './walk';
+import { isObject } from './walk';
+import { beyondAscii, HASH_BASE, key, KeyList, MAX_KEYS, mix, starred, suffixHash } from './coverage-hash';
+import type { CidrLengths } from './coverage-cidr-keys';
+import { networkHash, networkHash4, plain } from './coverage-cidr-keys';
+import type { PathSpan, RepositoryKeys } from './coverage-url-keys';
+import { ANY_REPOSITORY, GIT_TAG, OCI_TAG, PATH_SEED, PATH_TAG, readUrlKey, repositoryKey, repositoryKeysOf, SSH_TAG, STAR_SEGMENT } from './coverage-url-keys';
+
+// The rest of coverage's keys, for the modules that import them from here.
+export { KeyCounts, KeyList } from './coverage-hash';
+export { hostKey, urlHostKey, urlKeyPath } from './coverage-url-keys';
+export { addCidrLengths, networkHash } from './coverage-cidr-keys';
+export type { CidrLengths } from './coverage-cidr-keys';
 
 const URL_KINDS = new Set<string>([...HTTP_SOURCE_KINDS, 'apt', 'oci']);
-
-const HASH_BASE = 0x9e3779b1;
-
-/**
- * The hash of host text `text[from..]`, read right to left (ASCII case-folded; callers fold other
- * text first), so that one pass gives the hash of every suffix: `starred` then gives the key of a
- * parent wildcard `*` + suffix without building it. Keys are the mixed values (`key`).
- */
-function suffixHash(text: string, from: number, to: number, h: number): number {
-  for (let i = to - 1; i >= from; i--) {
-    let c = text.charCodeAt(i);
-    if (c >= 65 && c <= 90) c += 32;
-    h = (Math.imul(h, HASH_BASE) + c) | 0;
-  }
-  return h;
-}
-const starred = (suffix: number): number => (Math.imul(suffix, HASH_BASE) + 42) | 0;
-const key = (h: number): number => mix(h) | 0;
-
-/** A rule with more keys than this takes part without its lookups being listed (their count is not bounded). */
-const MAX_KEYS = 256;
-
-/** Text beyond ASCII (suffixHash folds ASCII only; readers lower-case such text in different ways). */
-function beyondAscii(text: string): boolean {
-  return BEYOND_ASCII.test(text);
-}
-const BEYOND_ASCII = /[^\u0000-\u007f]/;
-
-function mix(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
- * A count-min sketch of 32-bit keys: two tables of byte counters (saturating at 255). Keys are
- * hashes already mixed (`key`, `networkHash`), so the tables take the low and the high bits of a
- * key as its two positions, without hashing it again.
- */
-export class KeyCounts {
-  private readonly a: Uint8Array;
-  private readonly b: Uint8Array;
-  private readonly mask: number;
-  private readonly shift: number;
-
-  constructor(expectedKeys: number) {
-    let bits = 10;
-    while (bits < 22 && 1 << bits < expectedKeys * 8) bits++;
-    this.a = new Uint8Array(1 << bits);
-    this.b = new Uint8Array(1 << bits);
-    this.mask = (1 << bits) - 1;
-    this.shift = 32 - bits;
-  }
-
-  add(key: number): void {
-    const i = key & this.mask, j = key >>> this.shift;
-    if (this.a[i] < 255) this.a[i]++;
-    if (this.b[j] < 255) this.b[j]++;
-  }
-
-  /** Adds `keys[from]` to `keys[to - 1]` (one call for many rules' keys: one long loop is optimised early). */
-  addAll(keys: Int32Array, from: number, to: number): void {
-    const a = this.a, b = this.b, mask = this.mask, shift = this.shift;
-    for (let n = from; n < to; n++) {
-      const key = keys[n], i = key & mask, j = key >>> shift;
-      if (a[i] < 255) a[i]++;
-      if (b[j] < 255) b[j]++;
-    }
-  }
-
-  /** At least the number of times `key` was added (more after a collision). */
-  count(key: number): number {
-    const x = this.a[key & this.mask], y = this.b[key >>> this.shift];
-    return x < y ? x : y;
-  }
-}
-
-/**
- * Key hashes of consecutive rules in one flat, growing list: each rule's keys follow the previous
- * rule's (`next()`), its repeats dropped while it has fewer than 64. No array per rule: a policy
- * of many rules fills one buffer.
- */
-export class KeyList {
-  private keys = new Int32Array(64);
-  /** End of the list. */
-  length = 0;
-  /** Start of the current rule's keys (`from` to `length`). */
-  from = 0;
-
-  push(k: number): void {
-    const count = this.length - this.from;
-    if (count < 64) for (let i = this.from; i < this.length; i++) if (this.keys[i] === k) return;
-    if (this.length === this.keys.length) {
-      const grown = new Int32Array(this.keys.length * 2);
-      grown.set(this.keys);
-      this.keys = grown;
-    }
-    this.keys[this.length++] = k;
-  }
-
-  at(i: number): number {
-    return this.keys[i];
-  }
-
-  /** The list's storage (replaced as it grows): keys 0 to `length`, for loops that read many. */
-  get buffer(): Int32Array {
-    return this.keys;
-  }
-
-  /** The next rule's keys start after the current rule's. */
-  next(): void {
-    this.from = this.length;
-  }
-
-  /** Drops the current rule's keys. */
-  clear(): void {
-    this.length = this.from;
-  }
-
-  /** Forgets every rule. */
-  empty(): void {
-    this.length = this.from = 0;
-  }
-
-  /** The current rule's keys. */
-  current(): number[] {
-    return Array.from(this.keys.subarray(this.from, this.length));
-  }
-}
 
 /**
  * The key hashes one rule indexes and looks up (without repeats while short), or `forced` when the
@@ -362,151 +245,4 @@ export class RuleKeys {
       for (const length of this.lengths[cidr.version]) if (length <= cidr.prefix) this.look(networkHash(cidr, length));
     }
   }
-}
-
-const plain: PlainIpv4 = { address: 0, prefix: 0 };
-
-/** A URL's host and path, as the HTTP-kind sources that may cover it are indexed. */
-const PATH_TAG = 0x1a2b3c4d;
-/** The seed of a path's hash (case-sensitive, as paths compare: `lookCoveringPaths`). */
-const PATH_SEED = 0x3c6ef372;
-const OCI_TAG = 0x2b3c4d5e;
-const GIT_TAG = 0x6f7a8b9c;
-/** The first segment of a pattern with a wildcard there, or of no pattern (any repository). */
-const STAR_SEGMENT = 42;
-const ANY_REPOSITORY = [STAR_SEGMENT];
-
-const SSH_TAG = 0x7d8e9fa1;
-
-/**
- * What the repository patterns of an oci or git source add to its keys (see `repositoryUrls`): the
- * first segment of each pattern (hashed), and of the first one; `segments` undefined when the rule
- * falls back to its host alone.
- */
-interface RepositoryKeys { segments: number[] | undefined; first: number | undefined }
-
-const ANY_REPOSITORY_KEYS: RepositoryKeys = { segments: ANY_REPOSITORY, first: STAR_SEGMENT };
-const HOST_ALONE: RepositoryKeys = { segments: undefined, first: undefined };
-
-/** The keys of each list of repository patterns, kept by the list (0.86 MB of arrays an edit of a 10,000-rule policy before). */
-const repositoryKeysByList = new KeptByList<RepositoryKeys>();
-
-function repositoryKeysOf(patterns: unknown): RepositoryKeys {
-  if (patterns === undefined) return ANY_REPOSITORY_KEYS;
-  // None (`[]`, covered by every list), or more than a rule may list keys for: the host alone.
-  if (!Array.isArray(patterns) || patterns.length === 0 || patterns.length > MAX_KEYS) return HOST_ALONE;
-  return repositoryKeysByList.get(patterns as readonly unknown[], readRepositoryKeys);
-}
-
-function readRepositoryKeys(patterns: readonly unknown[]): RepositoryKeys {
-  const segments: number[] = [];
-  let first: number | undefined;
-  for (let i = 0; i < patterns.length; i++) {
-    const segment = typeof patterns[i] === 'string' ? firstSegmentHash(patterns[i] as string) : undefined;
-    if (segment === undefined) return HOST_ALONE;
-    if (!segments.includes(segment)) segments.push(segment);
-    if (i === 0) first = segment;
-  }
-  return { segments, first };
-}
-
-/** A key of a host (`readUrlKey`), a source shape and the hash of a pattern's first segment. */
-function repositoryKey(host: number, tag: number, segment: number): number {
-  return key((Math.imul(host ^ tag, HASH_BASE) + segment) | 0);
-}
-
-/**
- * The hash of the first segment of a repository pattern (ASCII case-folded, as patterns compare
- * case-insensitively); STAR_SEGMENT when it holds a `*` (or is empty); undefined for text beyond
- * ASCII, whose lower case readers may take differently (the rule then falls back to its host).
- */
-function firstSegmentHash(pattern: string): number | undefined {
-  if (beyondAscii(pattern)) return undefined;
-  let end = pattern.indexOf('/');
-  if (end < 0) end = pattern.length;
-  const star = pattern.indexOf('*');
-  if (end === 0 || (star >= 0 && star < end)) return STAR_SEGMENT;
-  // Never STAR_SEGMENT itself (a literal segment hashing to it takes the next value).
-  const h = key(suffixHash(pattern, 0, end, 0x1234567));
-  return h === STAR_SEGMENT ? STAR_SEGMENT + 1 : h;
-}
-
-/** Where a URL's path is: `text` from `from` to `to`. */
-interface PathSpan { text: string; from: number; to: number }
-
-/**
- * The key of the host of a URL as `parseUrl` reads it (undefined when it reads none), its path as
- * parseUrl reads it left in `path`: a plain host (`plainUrlHostEnd`) is hashed in place and its
- * path found in the text, anything else goes through parseUrl.
- */
-function readUrlKey(text: string, path: PathSpan): number | undefined {
-  const end = plainUrlHostEnd(text);
-  if (end >= 0) {
-    // parseUrl's path: from the host's end to a `?` or `#`, or `/` when none follows the host.
-    if (end === text.length || text.charCodeAt(end) !== 47) { path.text = '/'; path.from = 0; path.to = 1; }
-    else {
-      let to = text.indexOf('?', end);
-      const fragment = text.indexOf('#', end);
-      if (to < 0 || (fragment >= 0 && fragment < to)) to = fragment;
-      path.text = text; path.from = end; path.to = to < 0 ? text.length : to;
-    }
-    return key(suffixHash(text, plainUrlHostStart(text), end, 0));
-  }
-  const url = parseUrl(text);
-  if (url === undefined) return undefined;
-  path.text = url.path; path.from = 0; path.to = url.path.length;
-  return hostKey(url.host);
-}
-
-/** The key of the host of a URL (`readUrlKey`). */
-export function urlHostKey(text: string): number | undefined {
-  return readUrlKey(text, { text: '', from: 0, to: 0 });
-}
-
-/** The path `readUrlKey` finds in a URL (undefined when it reads no host): parseUrl's, for its property test. */
-export function urlKeyPath(text: string): string | undefined {
-  const path: PathSpan = { text: '', from: 0, to: 0 };
-  return readUrlKey(text, path) === undefined ? undefined : path.text.slice(path.from, path.to);
-}
-
-/** The key of a host name as written (the reference `readUrlKey` is tested against). */
-export function hostKey(host: string): number {
-  return key(suffixHash(host, 0, host.length, 0));
-}
-
-/** The prefix lengths of the CIDRs of connections, per IP version. */
-export interface CidrLengths { 4: Set<number>; 6: Set<number> }
-
-export function addCidrLengths(lengths: CidrLengths, body: JsonObject): void {
-  const cidrs = body.cidrs;
-  if (!Array.isArray(cidrs)) return;
-  for (let i = 0; i < cidrs.length; i++) {
-    const text = cidrs[i];
-    if (typeof text !== 'string') continue;
-    if (plainIpv4Cidr(text, plain)) { lengths[4].add(plain.prefix); continue; }
-    const cidr = cidrOf(text);
-    if (cidr !== undefined) lengths[cidr.version].add(cidr.prefix);
-  }
-}
-
-/** networkHash of a plain IPv4 CIDR from its packed address (the bytes are its four octets, high first). */
-function networkHash4(address: number, length: number): number {
-  let h = Math.imul(0x811c9dc5 ^ (4 * 256 + length), 0x01000193);
-  let bits = length;
-  for (let i = 0; bits > 0; i++, bits -= 8) {
-    const byte = (address >>> (24 - 8 * i)) & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff);
-    h = Math.imul(h ^ byte, 0x01000193);
-  }
-  return mix(h) | 0;
-}
-
-/** A hash of the network of the first `length` bits of a CIDR (as atom-index.ts buckets them). */
-export function networkHash(cidr: ParsedCidr, length: number): number {
-  let h = Math.imul(0x811c9dc5 ^ (cidr.version * 256 + length), 0x01000193);
-  let bits = length;
-  for (let i = 0; bits > 0; i++, bits -= 8) {
-    const byte = cidr.bytes[i] & (bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff);
-    h = Math.imul(h ^ byte, 0x01000193);
-  }
-  return mix(h) | 0;
 }
