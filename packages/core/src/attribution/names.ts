@@ -1,6 +1,6 @@
 /**
  * Names and versions as each ecosystem compares them. One function per side would drift: the URL
- * readers (url-forms.ts) and the purl reader (components.ts) both go through these.
+ * readers (package-forms.ts, repository-forms.ts) and the purl reader (components.ts) both go through these.
  */
 import type { Ecosystem } from './types';
 
