@@ -81,10 +81,6 @@ export class FlatEdits {
 const CHUNK_BITS = 14;
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
 
-export function emptyEdits(): FlatEdits {
-  return new FlatEdits();
-}
-
 /**
  * `format(text, range, settings)` of jsonc-parser, sliced; the result is jsonc-parser's edits, or
  * undefined when brackets in the formatted text nest deeper than `maxDepth` (the text that each
@@ -121,7 +117,7 @@ export function* formatEdits(documentText: string, range: { offset: number; leng
     if (n < 0) return eol;
     return (breaks[n] ??= eol + indentValue.repeat(n));
   };
-  const out = emptyEdits();
+  const out = new FlatEdits();
   const scanner = createScanner(formatText, false);
   let hasError = false;
   let lineBreak = false;

@@ -12,7 +12,7 @@ import {
   FoldingRangeKind, SymbolKind, type DocumentLink, type DocumentSymbol, type FoldingRange, type FormattingOptions, type Position,
   type Range, type SelectionRange, type TextEdit,
 } from 'vscode-languageserver-types';
-import { emptyEdits, eolOf, formatEdits, TOKENS_PER_SLICE, type FlatEdits } from './formatting';
+import { eolOf, FlatEdits, formatEdits, TOKENS_PER_SLICE } from './formatting';
 import { SyntaxKind } from './location';
 import { offsetOf, rangeOf, sameRange } from './ranges';
 import { ruleSummary } from './hover';
@@ -394,7 +394,7 @@ export function* formatSteps(doc: PolicyDocument, range: Range | undefined, opti
 /** Two sorted, non-overlapping edit lists as one. */
 function merge(a: FlatEdits, b: FlatEdits): FlatEdits {
   if (b.count === 0) return a;
-  const out = emptyEdits();
+  const out = new FlatEdits();
   let i = 0, j = 0;
   while (i < a.count || j < b.count) {
     const fromA = j >= b.count || (i < a.count && a.offset(i) <= b.offset(j));
@@ -441,7 +441,7 @@ function* toLspSteps(doc: PolicyDocument, edits: FlatEdits): Generator<void, Tex
 
 /** Edits deleting the spaces and tabs that end a line inside or at the end of a comment (within `range`). */
 function commentLineEnds(text: string, range: { offset: number; length: number } | undefined): FlatEdits {
-  const out = emptyEdits();
+  const out = new FlatEdits();
   const scanner = createScanner(text, false);
   const from = range?.offset ?? 0;
   const to = range ? range.offset + range.length : text.length;
