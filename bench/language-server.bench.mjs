@@ -12,9 +12,11 @@
 // same folder as a whole process; interleaved, medians; target <= 1.5x.
 // Inlay hints (issue 30 item 9): the whole 10,000-rule document's hints after an edit (200 rounds), <= 0.1x the
 // peer's validation (median and p99).
+// The server is started as the VS Code extension starts it on this machine (serverNodeOptions);
+// BENCH_SERVER_OPTIONS=none starts it as plain `node`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +24,7 @@ import { getLanguageService } from 'vscode-json-languageservice';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import { compactPolicyWithRules, policyWithRules } from './policy-data.mjs';
+import { serverNodeOptions } from '../packages/language-server/dist/protocol.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const schema = JSON.parse(readFileSync(`${root}schemas/network-policy.schema.json`, 'utf8'));
@@ -67,10 +70,14 @@ function rssOf(pid) {
   }
 }
 
+// The server runs with the Node options the VS Code extension starts it with on this machine
+// (serverNodeOptions: V8's background threads leave its main thread a core; BENCH_SERVER_OPTIONS=none
+// starts it as plain `node`, as the other editors' documented command lines do on more than two cores).
+const serverOptions = process.env.BENCH_SERVER_OPTIONS === 'none' ? [] : serverNodeOptions(availableParallelism());
 // The server's collections go to a file (server-gc.cjs): the edit loop's major collections are printed.
 const gcDir = mkdtempSync(join(tmpdir(), 'np-bench-gc-'));
 const gcFile = join(gcDir, 'gc.txt');
-const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lsprof'] : []), '--expose-gc', '--require', `${root}bench/server-gc.cjs`, `${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NETPOLICY_BENCH_GC: gcFile } });
+const child = spawn(process.execPath, [...serverOptions, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/lsprof'] : []), '--expose-gc', '--require', `${root}bench/server-gc.cjs`, `${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NETPOLICY_BENCH_GC: gcFile } });
 const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const waiting = new Map();
 conn.onNotification('textDocument/publishDiagnostics', (p) => {
@@ -220,7 +227,7 @@ await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
 child.kill();
 
 const row = (name, ms, note = '') => console.log(`${name.padEnd(52)} ${ms.toFixed(2).padStart(9)} ms  ${note}`);
-console.log(`policy: 10,000 rules, ${(text.length / 1024).toFixed(0)} KiB; ${EDITS} edits through the spawned server, interleaved with the peer`);
+console.log(`policy: 10,000 rules, ${(text.length / 1024).toFixed(0)} KiB; ${EDITS} edits through the spawned server (node ${serverOptions.join(' ') || 'without options'}), interleaved with the peer`);
 row('server: edit to publishDiagnostics, median', median(ours));
 row('server: edit to publishDiagnostics, p99', quantile(ours, 0.99));
 console.log('slowest edits (ms):', [...ours].sort((a, b) => b - a).slice(0, 5).map((x) => x.toFixed(0)).join(', '), '; slowest peer:', [...peer].sort((a, b) => b - a).slice(0, 5).map((x) => x.toFixed(0)).join(', '));
@@ -256,7 +263,7 @@ for (let i = 0; i < WORKSPACE_FILES; i++) {
 /** Spawn to a publish for every file of the folder (the server started afresh, as an editor opening the folder). */
 async function workspaceOnce() {
   const start = performance.now();
-  const ls = spawn(process.execPath, [`${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const ls = spawn(process.execPath, [...serverOptions, `${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const c = createMessageConnection(new StreamMessageReader(ls.stdout), new StreamMessageWriter(ls.stdin));
   const seen = new Map();
   const all = new Promise((resolve) => c.onNotification('textDocument/publishDiagnostics', (p) => {

@@ -10,12 +10,13 @@
 // beside it: on a shared machine, waiting for a core stretches the wall time.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import { ensure, makePolicy, MIXED_VERSION, writeMixedTrace } from './explain-data.mjs';
+import { serverNodeOptions } from '../packages/language-server/dist/protocol.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const ROUNDS = Number(process.env.BENCH_REFERENCES_ROUNDS ?? 300);
@@ -38,7 +39,7 @@ function cpuMsOf(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
-const child = spawn(process.execPath, [`${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [...serverNodeOptions(availableParallelism()), `${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 let refreshed;
 conn.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));

@@ -12,11 +12,12 @@
 // batch), and the load average, so that a figure taken on a busy machine can be read as such.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import { serverNodeOptions } from '../packages/language-server/dist/protocol.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const FILES = 200;
@@ -89,7 +90,7 @@ function cpuOf(pid) {
   }
 }
 
-const server = spawn(process.execPath, [`${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [...serverNodeOptions(availableParallelism()), `${root}packages/language-server/dist/node.cjs`, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const conn = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
 const published = new Set();
 const allPublished = new Promise((resolve) => conn.onNotification('textDocument/publishDiagnostics', (p) => {

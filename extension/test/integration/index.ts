@@ -5,7 +5,11 @@
  * The workspace is the one scripts/e2e.mjs writes (see `writeWorkspace` there).
  */
 import * as vscode from 'vscode';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { serverNodeOptions } from '@netpolicy/language-server/protocol';
 import type { NetpolicyApi } from '../../src/activate';
 
 interface Result { name: string; ok: boolean; ms: number; error?: string }
@@ -299,6 +303,27 @@ export async function run(): Promise<void> {
     sub.dispose();
     // A server start plus the first diagnostics, without VS Code's own start-up competing for the CPU.
     figures.settledServerStartToDiagnosticsMs = back - t0;
+  });
+
+  await test('the server (restarted) runs with the Node options serverNodeOptions gives for this machine', async () => {
+    const expected = serverNodeOptions(availableParallelism());
+    const module = join(vscode.extensions.getExtension('netpolicy.netpolicy')!.extensionPath, 'dist', 'server.js');
+    // The command lines of the processes running the extension's server (Linux: /proc).
+    const servers = await until('the server process', () => {
+      const found: string[][] = [];
+      for (const pid of readdirSync('/proc')) {
+        if (!/^\d+$/.test(pid)) continue;
+        let args: string[];
+        try {
+          args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        } catch {
+          continue; // gone meanwhile, or not ours to read
+        }
+        if (args.includes(module)) found.push(args);
+      }
+      return found.length > 0 ? found : undefined;
+    });
+    for (const args of servers) for (const option of expected) assert(args.includes(option), `the server runs without ${option}: ${args.join(' ')}`);
   });
 
   await test('every command is registered', async () => {

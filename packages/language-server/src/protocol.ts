@@ -122,3 +122,20 @@ export interface WorkspaceTrustParams {
   /** Whether the workspace is now trusted. */
   trusted: boolean;
 }
+
+/** Node's own size of V8's pool of background threads (`--v8-pool-size`), the most this asks for. */
+const NODE_DEFAULT_POOL = 4;
+
+/**
+ * The Node.js options to start the server with (before its script) on a machine with `cores`
+ * logical processors (`os.availableParallelism()`): V8's pool of background threads sized to leave
+ * the server's main thread a core of its own (`--v8-pool-size`, cores - 1, at least 1, at most 4,
+ * Node's default). With Node's 4 threads on a 2-core machine, the collector's background work ran
+ * beside the request being answered and took the core from it: the slowest requests waited there
+ * (docs/performance.md, issue 30, round five). The VS Code extension starts the server with these.
+ * @public
+ */
+export function serverNodeOptions(cores: number): string[] {
+  const n = Number.isFinite(cores) ? Math.floor(cores) : NODE_DEFAULT_POOL + 1;
+  return [`--v8-pool-size=${Math.min(NODE_DEFAULT_POOL, Math.max(1, n - 1))}`];
+}

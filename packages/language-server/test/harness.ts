@@ -45,6 +45,8 @@ export interface ClientOptions {
   settings?: Record<string, unknown>;
   capabilities?: Record<string, unknown>;
   spawn?: boolean;
+  /** With `spawn`: the Node.js options the server is started with (before its script). */
+  nodeOptions?: string[];
   initializationOptions?: unknown;
   /** The workspace folders (default: one, at rootUri). */
   workspaceFolders?: Array<{ uri: string; name: string }>;
@@ -76,7 +78,7 @@ export async function startClient(options: ClientOptions = {}): Promise<TestClie
   let child: ChildProcess | undefined;
   let stopServer = () => {};
   if (options.spawn) {
-    child = spawn(process.execPath, [SERVER_BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...(options.nodeOptions ?? []), SERVER_BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stderr!.resume();
     connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   } else {
