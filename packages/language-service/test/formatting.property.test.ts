@@ -1,7 +1,7 @@
 /**
  * The sliced formatter (formatting.ts) against jsonc-parser's `format`, its reference: the same
  * edits for JSON with comments laid out any way, for texts cut or spliced anywhere (errors), for
- * ranges, tabs and spaces; and the outline's scan of the text (structure.ts) against the outline
+ * ranges, tabs and spaces; and the outline's scan of the text (document-symbols.ts) against the outline
  * from jsonc-parser's tree. Then one edit past MAX_FORMAT_EDITS.
  */
 import { describe, expect, it } from 'vitest';

@@ -166,7 +166,7 @@ export function itemRules(member: string, item: unknown): PolicyRules {
 type Address = { version: 4 | 6; bytes: number[] };
 
 /**
- * Parses a recorded address (formats/ip.ts `parseAddress`: by hand, every form). Not memoised:
+ * Parses a recorded address (formats/ip-address.ts `parseAddress`: by hand, every form). Not memoised:
  * parsing an address costs less than hashing its text to look it up, and in a trace whose
  * addresses are all distinct a memo only added work and promoted entries. Callers share nothing:
  * each call returns a new object.

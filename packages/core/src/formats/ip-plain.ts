@@ -7,13 +7,6 @@
  */
 
 /**
- * The common IPv6 forms without ipaddr.js: groups of one to four hex digits (either case) separated
- * by `:`, eight of them or fewer around one `::`, optionally `/n` (0 to 128, no leading zero). Fills
- * `plainV6Bytes` and sets `plainPrefix` (-1 without `/`); false for anything else (an embedded IPv4
- * part, a zone, a malformed text), which the full checks then judge and explain. Whatever it
- * accepts, the full checks accept with the same bytes (fast-paths.property.test.ts).
- */
-/**
  * `/n` from `text[slash]` to the end: decimal, no leading zero, at most `max` (32 or 128); -1 for
  * anything else (the full checks then explain it).
  */
@@ -32,6 +25,13 @@ function plainPrefixAt(text: string, slash: number, max: number): number {
 
 export const plainV6Bytes: number[] = new Array(16).fill(0);
 export const plainV6Groups: number[] = new Array(8).fill(0);
+/**
+ * The common IPv6 forms without ipaddr.js: groups of one to four hex digits (either case) separated
+ * by `:`, eight of them or fewer around one `::`, optionally `/n` (0 to 128, no leading zero). Fills
+ * `plainV6Bytes` and sets `plainPrefix` (-1 without `/`); false for anything else (an embedded IPv4
+ * part, a zone, a malformed text), which the full checks then judge and explain. Whatever it
+ * accepts, the full checks accept with the same bytes (fast-paths.property.test.ts).
+ */
 export function plainIpv6(text: string): boolean {
   const n = text.length;
   if (n < 2 || n > 44) return false; // 8 groups of 4 and 7 colons (39), then `/128`

@@ -3,7 +3,7 @@
  * `denialFixEdits` (the function the language server uses too), keeping formatting and comments,
  * then tidies what the additions made redundant with core's `applyFixes`, so the result passes
  * `check --strict` when the policy did before. Prints the diff; writes atomically, and only over
- * the file as read (io.ts `writeBack`).
+ * the file as read (write-back.ts `writeBack`).
  */
 import { applyEdits, applyFixes, denialFixEdits, parsePolicyDocument, validate, type Diagnostic, type DiagnosticCode, type Fix, type PolicyDocument, type PresetCatalog, type TextEdit } from '@netpolicy/core';
 import { appendEdit } from '@netpolicy/core/internal';
