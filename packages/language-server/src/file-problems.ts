@@ -12,7 +12,7 @@
  * few paths, and in the log the first MAX_LOGGED_PATHS paths of the burst with their problem, then
  * one line per kind with how many more.
  */
-import type { PolicyDocument, ProjectConfig } from '@netpolicy/core';
+import { escapeControl, type PolicyDocument, type ProjectConfig } from '@netpolicy/core';
 import { pointerRange, SOURCE } from '@netpolicy/language-service';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 
@@ -155,7 +155,7 @@ export class FileProblems {
     const out: Diagnostic[] = [];
     const add = (pointer: string, path: string, p: { role: FileRole; problem: string }) => {
       const range = pointerRange(doc, pointer);
-      if (range) out.push({ range, severity: DiagnosticSeverity.Warning, code: FILE_NOT_USED_CODE, source: SOURCE, message: `${p.role} ${path} not used: ${p.problem}` });
+      if (range) out.push({ range, severity: DiagnosticSeverity.Warning, code: FILE_NOT_USED_CODE, source: SOURCE, message: escapeControl(`${p.role} ${path} not used: ${p.problem}`) });
     };
     if (config.presetCatalog !== undefined) {
       const p = this.current.get(config.presetCatalog);

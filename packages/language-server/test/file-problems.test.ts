@@ -107,4 +107,17 @@ describe('FileProblems', () => {
     expect(diagnostics[n - 1].message).toBe(`trace /w/t${n - 1}.json not used: ${ENOENT}`);
     expect(diagnostics.slice(n).map((d) => d.message)).toEqual(['trace /w/dir/b.json not used: it is a FIFO (named pipe), not a regular file', `trace /w/dir/a.json not used: ${ENOENT}`]);
   });
+
+  it('configDiagnostics: a path that turns the line around or breaks it is shown with escapes (a repository names its own files)', () => {
+    const { problems } = recorder();
+    const text = JSON.stringify({ traces: ['a\u202egol.json', 'b\nc.json'] });
+    const { config } = parseProjectConfig(text, '/w/netpolicy.config.json');
+    const doc = parsePolicyDocument(text, { fileName: '/w/netpolicy.config.json', jsonc: true });
+    problems.report('trace', '/w/a\u202egol.json', ENOENT);
+    problems.report('trace', '/w/b\nc.json', ENOENT);
+    expect(problems.configDiagnostics(doc, config).map((d) => d.message)).toEqual([
+      `trace /w/a\\u202egol.json not used: ${ENOENT}`,
+      `trace /w/b\\nc.json not used: ${ENOENT}`,
+    ]);
+  });
 });

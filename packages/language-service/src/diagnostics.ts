@@ -3,7 +3,7 @@
  * with `source`, a link to the code's page, related places and tags. `data` carries what a quick
  * fix needs, but code actions never depend on it (some clients do not send it back).
  */
-import { docsUrl, validateDocument, type Diagnostic, type PolicyDocument } from '@netpolicy/core';
+import { docsUrl, escapeControl, validateDocument, type Diagnostic, type PolicyDocument } from '@netpolicy/core';
 import { markdownText } from '@netpolicy/core/internal';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver-types';
 import { pointerRange, rangeOf } from './ranges';
@@ -36,7 +36,11 @@ export function policyDiagnostics(doc: PolicyDocument, settings: ServiceSettings
 }
 
 /**
- * One core diagnostic as LSP has it: range, severity, code with a link to its page, related places, tags, and a `DiagnosticPayload`.
+ * One core diagnostic as LSP has it: range, severity, code with a link to its page, related places,
+ * tags, and a `DiagnosticPayload`. The message quotes the document (an unknown preset's name, a
+ * URL), which may come from a hostile repository: its control, bidi and line-separator characters
+ * are shown as escapes (core's `escapeControl`, as `check` prints them), never applied by the
+ * editor's list of problems.
  * @public
  */
 export function toLspDiagnostic(doc: PolicyDocument, uri: string, d: Diagnostic): LspDiagnostic {
@@ -46,7 +50,7 @@ export function toLspDiagnostic(doc: PolicyDocument, uri: string, d: Diagnostic)
     code: d.code,
     codeDescription: { href: docsUrl(d.code) },
     source: SOURCE,
-    message: d.message,
+    message: escapeControl(d.message),
     data: { pointer: d.pointer, offset: d.offset, length: d.length } satisfies DiagnosticPayload,
   };
   if (d.related?.length) {

@@ -58,6 +58,8 @@ export function policyTestLensTitle(r: PolicyTestResult): string {
 /**
  * An error on each failing test: on its `rule` when only the rule differs, else on its `expect`,
  * saying what was expected, what the policy decided and by which rule (`netpolicy test`'s message).
+ * The test's name is the file's text: its control and bidi characters are shown as escapes, as
+ * `netpolicy test` prints them.
  * @public
  */
 export function policyTestFailureDiagnostics(doc: PolicyDocument, results: readonly PolicyTestResult[]): LspDiagnostic[] {
@@ -68,7 +70,7 @@ export function policyTestFailureDiagnostics(doc: PolicyDocument, results: reado
     const range = pointerRange(doc, `/tests/${r.index}/${onRule ? 'rule' : 'expect'}`) ?? pointerRange(doc, `/tests/${r.index}`);
     if (!range) continue;
     const data: PolicyTestFailure = { index: r.index, verdict: r.actual.verdict, rule: r.actual.rule ?? 'default', withRule: r.expectRule !== undefined };
-    out.push({ range, severity: DiagnosticSeverity.Error, code: POLICY_TEST_CODE, source: SOURCE, message: `${r.name}: ${r.message ?? policyTestLensTitle(r)}`, data });
+    out.push({ range, severity: DiagnosticSeverity.Error, code: POLICY_TEST_CODE, source: SOURCE, message: escapeControl(`${r.name}: ${r.message ?? policyTestLensTitle(r)}`), data });
   }
   return out;
 }
@@ -79,7 +81,7 @@ export function policyTestFailureDiagnostics(doc: PolicyDocument, results: reado
  */
 export function policyTestBindingDiagnostic(doc: PolicyDocument, message: string): LspDiagnostic {
   const range = pointerRange(doc, '/policy') ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
-  return { range, severity: DiagnosticSeverity.Error, code: POLICY_TEST_BINDING_CODE, source: SOURCE, message };
+  return { range, severity: DiagnosticSeverity.Error, code: POLICY_TEST_BINDING_CODE, source: SOURCE, message: escapeControl(message) };
 }
 
 /**
