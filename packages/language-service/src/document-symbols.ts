@@ -3,9 +3,11 @@
  * each connection by kind and target, every other top-level member. A document that parsed is read
  * with one scan of its text and its parsed value (no syntax tree: the outline of a policy of
  * millions of tokens stays cheap); a document with syntax errors from jsonc-parser's error-tolerant
- * tree. Sliced like formatting, so that a server answers other requests in between.
+ * tree. Sliced like formatting, so that a server answers other requests in between. Names and
+ * details quote the document (a URL, a preset's name), which may come from a hostile repository:
+ * their control and bidi characters are shown as escapes, as in workspace symbols.
  */
-import { type PolicyDocument } from '@netpolicy/core';
+import { escapeControl, type PolicyDocument } from '@netpolicy/core';
 import { type Node } from 'jsonc-parser';
 import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver-types';
 import { runSteps } from './format-document';
@@ -17,7 +19,7 @@ export function nodeRange(doc: PolicyDocument, node: Node): Range {
 }
 
 function symbol(doc: PolicyDocument, name: string, kind: SymbolKind, whole: Node, select: Node, detail?: string, children?: DocumentSymbol[]): DocumentSymbol {
-  return { name: name || '(empty)', kind, range: nodeRange(doc, whole), selectionRange: nodeRange(doc, select), ...(detail ? { detail } : {}), ...(children ? { children } : {}) };
+  return { name: escapeControl(name || '(empty)'), kind, range: nodeRange(doc, whole), selectionRange: nodeRange(doc, select), ...(detail ? { detail: escapeControl(detail) } : {}), ...(children ? { children } : {}) };
 }
 
 /**
@@ -46,7 +48,7 @@ export function* documentSymbolSteps(doc: PolicyDocument): Generator<void, Docum
   const out: DocumentSymbol[] = [];
   const r = (offset: number, end: number) => rangeOf(doc, offset, end - offset);
   const sym = (name: string, kind: SymbolKind, range: Range, selectionRange: Range, detail?: string, children?: DocumentSymbol[]): DocumentSymbol =>
-    ({ name: name || '(empty)', kind, range, selectionRange, ...(detail ? { detail } : {}), ...(children ? { children } : {}) });
+    ({ name: escapeControl(name || '(empty)'), kind, range, selectionRange, ...(detail ? { detail: escapeControl(detail) } : {}), ...(children ? { children } : {}) });
   for (const m of scan) {
     const v = value[m.key];
     const range = r(m.start, m.end);

@@ -1,14 +1,15 @@
 /**
  * Diagnostics quote the document: an unknown preset's name, a property's, a URL, a test's name, a
- * path. A hostile repository can put control, bidi and line-separator characters there (U+202E
- * turns the rest of a line around in a list of problems). Every message the service makes shows
- * them as escapes, as `netpolicy check` and `netpolicy test` print them; text without them is
- * left as it is.
+ * path; the outline names rules by their URLs and targets. A hostile repository can put control,
+ * bidi and line-separator characters there (U+202E turns the rest of a line around in a list of
+ * problems or in breadcrumbs). Every message and symbol name the service makes shows them as
+ * escapes, as `netpolicy check` and `netpolicy test` print them; text without them is left as it is.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkPolicyTestFile, escapeControl, parsePolicyDocument, runPolicyTests, type Policy } from '@netpolicy/core';
-import { DEFAULT_SETTINGS, doValidation } from '../src/index';
+import type { DocumentSymbol } from 'vscode-languageserver-types';
+import { DEFAULT_SETTINGS, doValidation, findDocumentSymbols } from '../src/index';
 import { policyTestBindingDiagnostic, policyTestDiagnostics } from '../src/policy-tests';
 
 /** What must never reach a message unescaped: C0 and C1 controls, DEL, bidi marks and isolates, line and paragraph separators. */
@@ -49,6 +50,24 @@ describe('messages show the document\'s control and bidi characters as escapes',
     const text = JSON.stringify({ default: 'deny', presets: ['internal-\u202eipyp'], sources: [] });
     const [d] = doValidation(parsePolicyDocument(text, { fileName: 'p.netpolicy.json' }), 'u', DEFAULT_SETTINGS).filter((x) => x.code === 'unknown-preset');
     expect(d.message.startsWith('unknown preset `internal-\\u202eipyp`')).toBe(true);
+  });
+
+  it('outline: names and details quote the document with escapes, whether read by the scan or from the tree', () => {
+    const all = (symbols: DocumentSymbol[]): DocumentSymbol[] => symbols.flatMap((x) => [x, ...all(x.children ?? [])]);
+    fc.assert(fc.property(hostile, hostile, hostile, fc.boolean(), (url, preset, value, broken) => {
+      const policy = { default: value, presets: [preset], sources: [{ npm: { urls: [`https://registry.example/${url}`] } }], connections: [{ tls: { serverNamePatterns: [url], ports: [443] } }], [value]: 1 };
+      // A syntax error makes the outline come from jsonc-parser's tree instead of the scan.
+      const text = JSON.stringify(policy, null, 2) + (broken ? ',' : '');
+      const symbols = all(findDocumentSymbols(parsePolicyDocument(text, { fileName: 'p.netpolicy.json' })));
+      expect(symbols.length).toBeGreaterThan(4);
+      for (const x of symbols) {
+        expect(x.name).not.toMatch(RAW);
+        if (x.detail !== undefined) expect(x.detail).not.toMatch(RAW);
+      }
+    }), { numRuns: 200 });
+    const [, presets, sources] = findDocumentSymbols(parsePolicyDocument(JSON.stringify({ default: 'deny', presets: ['a\u202eb'], sources: [{ npm: { urls: ['https://x.example/\u2066y'] } }] }), { fileName: 'p.netpolicy.json' }));
+    expect(presets.children!.map((x) => x.name)).toEqual(['a\\u202eb']);
+    expect(sources.children!.map((x) => x.name)).toEqual(['npm https://x.example/\\u2066y']);
   });
 
   it('leaves a message without such characters as it is', () => {
