@@ -1,5 +1,5 @@
 // Writes the V8 code cache of CLI command bundles: packages/cli/dist/commands/NAME.js.v8cache.
-// Run by esbuild.mjs after it bundles the CLI, in a process of its own started as `netpolicy NAME`
+// Run by the build (scripts/build/cli.mjs) after it bundles the CLI, in a process of its own started as `netpolicy NAME`
 // starts (the same V8 flags: `tierUpLater`), so that V8 accepts the cache when the CLI runs.
 //
 //   node scripts/code-cache.cjs [NAME...]     (default: every command of WARM_UPS)

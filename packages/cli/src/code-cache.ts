@@ -4,14 +4,14 @@
  * functions the command runs, which costs a one-shot command more than its work on a small input
  * (docs/performance.md: `check` of a 10,000-rule policy about 20 ms less, of a small one 10 ms).
  *
- * The cache (`NAME.js.v8cache`, written by scripts/code-cache.cjs from esbuild.mjs) is used only
+ * The cache (`NAME.js.v8cache`, written by scripts/code-cache.cjs from the build, scripts/build/cli.mjs) is used only
  * when it is the bundle's: it records the bundle's size and modification time (as Python's `.pyc`
  * files do) and the Node version and architecture that made it; V8 rejects it on its own when its
  * version, flags or the source's length differ. Anything else (no cache, another Node, an edited
  * bundle, a damaged file) loads the bundle as plain source: a cache never changes what runs.
  *
  * Node only, CommonJS bundles only (the entry's `import('./commands/NAME')` becomes
- * `loadCommandBundle('NAME')` in the build: esbuild.mjs, `commandsOutside`). A bundle loaded from
+ * `loadCommandBundle('NAME')` in the build: scripts/build/cli.mjs, `commandsOutside`). A bundle loaded from
  * its cache has no dynamic `import()` (scripts/code-cache.cjs makes no cache for one that has).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Stands in for the client's `sbom-validator` in the bundles of commands that never validate an
- * SBOM as CycloneDX 1.7 (esbuild.mjs, `withoutSbomValidator`): explain passes `sbomValidator:
+ * SBOM as CycloneDX 1.7 (scripts/build/cli.mjs, `withoutSbomValidator`): explain passes `sbomValidator:
  * false`. The real module loads the CycloneDX library with a dynamic `import()`, which a bundle
  * loaded from its V8 code cache cannot run (scripts/code-cache.cjs refuses such a bundle).
  */

@@ -3,9 +3,9 @@
  *
  * Ajv compares every pair of items when it cannot tell from the schema that they are scalars
  * (items behind a `$ref`, as the policy schema's URLs, host patterns and ports are): a source of
- * 40,000 URLs took seconds. esbuild.mjs replaces that loop in the generated validators with this
- * function, which gives the very pair the loop finds (the last item equal to an earlier one, and
- * the last such earlier one), so errors and messages stay Ajv's. Scalars are grouped by value,
+ * 40,000 URLs took seconds. The build (scripts/build/standalone-module.mjs) replaces that loop in
+ * the generated validators with this function, which gives the very pair the loop finds (the last
+ * item equal to an earlier one, and the last such earlier one), so errors and messages stay Ajv's. Scalars are grouped by value,
  * objects and arrays by `jsonHash` and then compared (key order ignored, as Ajv's `equal` does).
  * `duplicateStringPair` does the same for the loop Ajv writes for items it knows to be strings.
  */

@@ -1,5 +1,5 @@
 // The precompiled policy validator is generated from the schema with its `$ref`s inlined
-// (esbuild.mjs, inlineLocalRefs). The reference: Ajv compiling the schema as written (as netpolicy
+// (scripts/build/validators.mjs, inlineLocalRefs). The reference: Ajv compiling the schema as written (as netpolicy
 // uses it: core's policySchema, without the published list of built-in preset names), with the same
 // options and formats. Same verdict and the same errors in the same order (keyword, instance path,
 // params, message, and whether the error is under an `anyOf`, the one thing schema-errors.ts reads
