@@ -364,7 +364,15 @@ export async function hostile({ entry, vsix, work, step, launchBrowser, userSett
       const label = page.locator('.quick-input-list .monaco-list-row .label-name').filter({ hasText: exact(name) }).first();
       await label.waitFor();
       await label.click();
-      await page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first().waitFor();
+      const tab = page.locator(`.tab.active[aria-label*="${name}"], .tab.active:has-text("${name}")`).first();
+      // A click that lands while the list is drawn again (its "recently opened" row) is lost and
+      // the picker stays open on the row (seen once in CI): Enter opens the highlighted row then.
+      try {
+        await tab.waitFor({ timeout: 10_000 });
+      } catch {
+        if (await box.isVisible()) await page.keyboard.press('Enter');
+        await tab.waitFor();
+      }
     };
     const fetchJob = async (repository, jobId) => {
       await palette('netpolicy: Fetch Job Trace');
